@@ -1,0 +1,229 @@
+/**
+ * Configuration, read once. The environment (and an optional JSON file named by `TRAWL_CONFIG`) is the
+ * user config (`TrawlConfig`, every field a string as the environment gives it); `loadConfig` validates
+ * it with TypeBox, converts and defaults it into a frozen `ResolvedConfig` that is passed down to every
+ * part of Trawl. This is the only file that reads `process.env`.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+const Bool = Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0')]);
+const Int = Type.String({ pattern: '^[0-9]+$' });
+const Url = Type.String({ pattern: '^[a-zA-Z][a-zA-Z0-9+.-]*://.+' });
+
+/** The user config: environment variable names and the shape of their values. */
+export const TrawlConfigSchema = Type.Object({
+  PORT: Type.Optional(Int),
+  HOST: Type.Optional(Type.String({ minLength: 1 })),
+  DATABASE_URL: Type.Optional(Url),
+  REDIS_URL: Type.Optional(Url),
+  TRAWL_DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
+  TRAWL_PUBLIC_URL: Type.Optional(Url),
+  TRAWL_AUTH: Type.Optional(Type.Union([Type.Literal('keys'), Type.Literal('off')])),
+  TRAWL_ALLOW_PRIVATE_TARGETS: Type.Optional(Bool),
+  CHROMIUM_PATH: Type.Optional(Type.String({ minLength: 1 })),
+  TRAWL_LOG_LEVEL: Type.Optional(
+    Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
+  ),
+  TRAWL_WORKER_CONCURRENCY: Type.Optional(Int),
+  TRAWL_BROWSER_POOL_SIZE: Type.Optional(Int),
+  TRAWL_MAX_FETCH_BYTES: Type.Optional(Int),
+  TRAWL_MAX_BODY_BYTES: Type.Optional(Int),
+  TRAWL_PROXY_BASIC: Type.Optional(Url),
+  TRAWL_PROXY_ENHANCED: Type.Optional(Url),
+  TRAWL_PROXY_COUNTRIES: Type.Optional(Type.String()),
+  TRAWL_SEARCH_PROVIDERS: Type.Optional(Type.String()),
+  SEARXNG_URL: Type.Optional(Url),
+  BRAVE_API_KEY: Type.Optional(Type.String()),
+  BRAVE_API_URL: Type.Optional(Url),
+  SERPER_API_KEY: Type.Optional(Type.String()),
+  SERPER_API_URL: Type.Optional(Url),
+  GOOGLE_CSE_KEY: Type.Optional(Type.String()),
+  GOOGLE_CSE_ID: Type.Optional(Type.String()),
+  GOOGLE_CSE_URL: Type.Optional(Url),
+  OPENAI_BASE_URL: Type.Optional(Url),
+  OPENAI_API_KEY: Type.Optional(Type.String()),
+  MODEL_NAME: Type.Optional(Type.String()),
+  TRAWL_WEBHOOK_SECRET: Type.Optional(Type.String()),
+  TRAWL_OCR_LANGUAGES: Type.Optional(Type.String()),
+  TRAWL_RESEARCH_SWITCH_DATE: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })),
+  TRAWL_TEAM_CONCURRENCY: Type.Optional(Int),
+  TRAWL_TEAM_CREDITS: Type.Optional(Int),
+  TRAWL_RATE_LIMIT_PER_MINUTE: Type.Optional(Int),
+  TRAWL_KEYLESS_RATE_LIMIT_PER_MINUTE: Type.Optional(Int),
+});
+
+/** User config: what the environment (or config file) holds. */
+export type TrawlConfig = Static<typeof TrawlConfigSchema>;
+
+/** Resolved config: typed, defaulted, frozen. Units are in the names (ms, bytes). */
+export interface ResolvedConfig {
+  port: number;
+  host: string;
+  /** Base of absolute URLs (job `url`, `next`); no trailing slash. Undefined: derive per request. */
+  publicUrl?: string;
+  databaseUrl?: string;
+  redisUrl?: string;
+  /** Absolute path of the data directory (embedded Postgres, blobs, browser profiles). */
+  dataDir: string;
+  auth: 'keys' | 'off';
+  allowPrivateTargets: boolean;
+  chromiumPath: string;
+  logLevel: string;
+  /** Jobs one worker process runs at once, per queue. */
+  workerConcurrency: number;
+  browserPoolSize: number;
+  /** Largest response body the fetch engine reads, in bytes. */
+  maxFetchBytes: number;
+  /** Largest request body the API accepts, in bytes (compat.md §1.1: 10 MB). */
+  maxBodyBytes: number;
+  proxies: { basic?: string; enhanced?: string; countries: Record<string, string> };
+  search: {
+    providers: string[];
+    searxngUrl?: string;
+    brave?: { apiKey: string; url: string };
+    serper?: { apiKey: string; url: string };
+    google?: { key: string; cx: string; url: string };
+  };
+  llm?: { baseUrl: string; apiKey: string; model: string };
+  webhookSecret?: string;
+  ocrLanguages: string[];
+  /** Day the research search category switches to the paper index (interface.md, Versioning 3). */
+  researchSwitchDate: string;
+  team: { concurrency: number; credits: number; rateLimitPerMinute: number; keylessRateLimitPerMinute: number };
+}
+
+function bool(v: string | undefined, fallback: boolean): boolean {
+  if (v === undefined) return fallback;
+  return v === 'true' || v === '1';
+}
+
+function int(v: string | undefined, fallback: number): number {
+  return v === undefined ? fallback : Number.parseInt(v, 10);
+}
+
+/** `COUNTRY=url,COUNTRY=url` → `{ COUNTRY: url }` (proxies per location.country). */
+function parseCountryProxies(v: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (v ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const eq = part.indexOf('=');
+    if (eq > 0) out[part.slice(0, eq).toUpperCase()] = part.slice(eq + 1);
+  }
+  return out;
+}
+
+/** Raised at startup when the configuration is invalid; the message names each bad variable. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Validates and resolves configuration.
+ *
+ * @param env   the environment (default `process.env`); only keys of `TrawlConfigSchema` are read.
+ *              A `TRAWL_CONFIG` entry names a JSON file whose keys fill in what `env` lacks.
+ * @param cwd   base for relative paths such as `TRAWL_DATA_DIR` (default `process.cwd()`).
+ * @throws ConfigError naming every invalid variable and what it expects.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): ResolvedConfig {
+  const merged: Record<string, string> = {};
+  const file = env.TRAWL_CONFIG;
+  if (file) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(resolve(cwd, file), 'utf8'));
+    } catch (e) {
+      throw new ConfigError(`TRAWL_CONFIG: cannot read ${file}: ${(e as Error).message}`);
+    }
+    for (const [k, v] of Object.entries(parsed as Record<string, unknown>)) {
+      if (v !== null && v !== undefined) merged[k] = String(v);
+    }
+  }
+  for (const key of Object.keys(TrawlConfigSchema.properties)) {
+    const v = env[key];
+    if (v !== undefined && v !== '') merged[key] = v;
+  }
+  const user: Record<string, string> = {};
+  for (const key of Object.keys(TrawlConfigSchema.properties)) if (merged[key] !== undefined) user[key] = merged[key];
+
+  const errors = [...Value.Errors(TrawlConfigSchema, user)];
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `  ${e.path.slice(1) || '(root)'}=${JSON.stringify(e.value)}: ${e.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = user as TrawlConfig;
+  const search: ResolvedConfig['search'] = {
+    providers: (c.TRAWL_SEARCH_PROVIDERS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    searxngUrl: c.SEARXNG_URL,
+    brave: c.BRAVE_API_KEY
+      ? { apiKey: c.BRAVE_API_KEY, url: c.BRAVE_API_URL ?? 'https://api.search.brave.com/res/v1' }
+      : undefined,
+    serper: c.SERPER_API_KEY ? { apiKey: c.SERPER_API_KEY, url: c.SERPER_API_URL ?? 'https://google.serper.dev' } : undefined,
+    google:
+      c.GOOGLE_CSE_KEY && c.GOOGLE_CSE_ID
+        ? { key: c.GOOGLE_CSE_KEY, cx: c.GOOGLE_CSE_ID, url: c.GOOGLE_CSE_URL ?? 'https://www.googleapis.com/customsearch/v1' }
+        : undefined,
+  };
+  if (search.providers.length === 0) {
+    if (search.searxngUrl) search.providers.push('searxng');
+    if (search.brave) search.providers.push('brave');
+    if (search.serper) search.providers.push('serper');
+    if (search.google) search.providers.push('google');
+    search.providers.push('local');
+  }
+  const resolved: ResolvedConfig = {
+    port: int(c.PORT, 3002),
+    host: c.HOST ?? '0.0.0.0',
+    publicUrl: c.TRAWL_PUBLIC_URL?.replace(/\/+$/, ''),
+    databaseUrl: c.DATABASE_URL,
+    redisUrl: c.REDIS_URL,
+    dataDir: resolve(cwd, c.TRAWL_DATA_DIR ?? './data'),
+    auth: c.TRAWL_AUTH ?? 'keys',
+    allowPrivateTargets: bool(c.TRAWL_ALLOW_PRIVATE_TARGETS, false),
+    chromiumPath: c.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    logLevel: c.TRAWL_LOG_LEVEL ?? 'info',
+    workerConcurrency: Math.max(1, int(c.TRAWL_WORKER_CONCURRENCY, 8)),
+    browserPoolSize: Math.max(1, int(c.TRAWL_BROWSER_POOL_SIZE, 2)),
+    maxFetchBytes: int(c.TRAWL_MAX_FETCH_BYTES, 50 * 1024 * 1024),
+    maxBodyBytes: int(c.TRAWL_MAX_BODY_BYTES, 10 * 1024 * 1024),
+    proxies: {
+      basic: c.TRAWL_PROXY_BASIC,
+      enhanced: c.TRAWL_PROXY_ENHANCED,
+      countries: parseCountryProxies(c.TRAWL_PROXY_COUNTRIES),
+    },
+    search,
+    llm: c.OPENAI_BASE_URL
+      ? { baseUrl: c.OPENAI_BASE_URL.replace(/\/+$/, ''), apiKey: c.OPENAI_API_KEY ?? '', model: c.MODEL_NAME ?? 'gpt-4o-mini' }
+      : undefined,
+    webhookSecret: c.TRAWL_WEBHOOK_SECRET,
+    ocrLanguages: (c.TRAWL_OCR_LANGUAGES ?? 'eng').split(',').map((s) => s.trim()).filter(Boolean),
+    researchSwitchDate: c.TRAWL_RESEARCH_SWITCH_DATE ?? '2026-11-16',
+    team: {
+      concurrency: Math.max(1, int(c.TRAWL_TEAM_CONCURRENCY, 10)),
+      credits: int(c.TRAWL_TEAM_CREDITS, 100_000_000),
+      rateLimitPerMinute: Math.max(1, int(c.TRAWL_RATE_LIMIT_PER_MINUTE, 100_000)),
+      keylessRateLimitPerMinute: Math.max(1, int(c.TRAWL_KEYLESS_RATE_LIMIT_PER_MINUTE, 1_000)),
+    },
+  };
+  return deepFreeze(resolved);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** Environment for child processes Trawl starts itself (Chromium): the process env, read here only. */
+export function childProcessEnv(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) out[k] = v;
+  return out;
+}

@@ -1,0 +1,146 @@
+/**
+ * The one error type of Trawl. Every failure that can reach a user is a `TrawlError` with a stable
+ * `code`, the HTTP `status` it maps to and whether a retry can help. Errors cross the queue as plain
+ * JSON (`toJSON` / `TrawlError.fromJSON`), and `core/http/errors.ts` is the only place that turns
+ * them into the wire envelope of compat.md §1.4: `{ success: false, code?, error, details? }`.
+ */
+
+/** Defaults per code: HTTP status, retryability, and whether `code` is shown on the wire (compat.md §1.4). */
+const CODE_TABLE = {
+  BAD_REQUEST: { status: 400, retryable: false, wire: true },
+  BAD_REQUEST_INVALID_JSON: { status: 400, retryable: false, wire: true },
+  PARSE_UNSUPPORTED_OPTIONS: { status: 400, retryable: false, wire: true },
+  UNSUPPORTED_FILE_TYPE: { status: 400, retryable: false, wire: true },
+  SCRAPE_ACTIONS_NOT_SUPPORTED: { status: 400, retryable: false, wire: true },
+  SCRAPE_JSON_CONTENT_TOO_LARGE: { status: 400, retryable: false, wire: true },
+  UNAUTHORIZED: { status: 401, retryable: false, wire: false },
+  PAYMENT_REQUIRED: { status: 402, retryable: false, wire: false },
+  FORBIDDEN: { status: 403, retryable: false, wire: false },
+  UNSAFE_TARGET: { status: 403, retryable: false, wire: true },
+  UNSUPPORTED_SITE: { status: 403, retryable: false, wire: true },
+  NOT_FOUND: { status: 404, retryable: false, wire: false },
+  JOB_NOT_FOUND: { status: 404, retryable: false, wire: false },
+  JOB_EXPIRED: { status: 404, retryable: false, wire: false },
+  SCRAPE_LOCKDOWN_CACHE_MISS: { status: 404, retryable: false, wire: true },
+  SCRAPE_NO_CACHED_DATA: { status: 404, retryable: false, wire: true },
+  SCRAPE_TIMEOUT: { status: 408, retryable: true, wire: true },
+  MAP_TIMEOUT: { status: 408, retryable: true, wire: true },
+  CONCURRENCY_QUEUE_TIMEOUT: { status: 408, retryable: true, wire: true },
+  CONFLICT: { status: 409, retryable: false, wire: false },
+  GONE: { status: 410, retryable: false, wire: false },
+  PAYLOAD_TOO_LARGE: { status: 413, retryable: false, wire: true },
+  RATE_LIMITED: { status: 429, retryable: true, wire: false },
+  UNKNOWN_ERROR: { status: 500, retryable: false, wire: true },
+  SCRAPE_ALL_ENGINES_FAILED: { status: 500, retryable: true, wire: true },
+  SCRAPE_SITE_ERROR: { status: 500, retryable: true, wire: true },
+  SCRAPE_SSL_ERROR: { status: 500, retryable: false, wire: true },
+  SCRAPE_DNS_RESOLUTION_ERROR: { status: 500, retryable: false, wire: true },
+  SCRAPE_UNSUPPORTED_FILE_ERROR: { status: 500, retryable: false, wire: true },
+  SCRAPE_PDF_PREFETCH_FAILED: { status: 500, retryable: true, wire: true },
+  SCRAPE_PDF_INSUFFICIENT_TIME_ERROR: { status: 500, retryable: false, wire: true },
+  SCRAPE_PDF_ANTIBOT_ERROR: { status: 500, retryable: false, wire: true },
+  SCRAPE_ACTION_ERROR: { status: 500, retryable: false, wire: true },
+  SCRAPE_RETRY_LIMIT: { status: 500, retryable: false, wire: true },
+  SCRAPE_JOB_CANCELLED: { status: 500, retryable: false, wire: true },
+  EXTERNAL_LINK: { status: 500, retryable: false, wire: true },
+  MAP_FAILED: { status: 500, retryable: true, wire: true },
+  PARSE_FAILED: { status: 500, retryable: false, wire: true },
+  UPSTREAM_ERROR: { status: 502, retryable: true, wire: false },
+  BACKEND_UNAVAILABLE: { status: 503, retryable: false, wire: false },
+  GATEWAY_TIMEOUT: { status: 504, retryable: true, wire: false },
+} as const satisfies Record<string, { status: number; retryable: boolean; wire: boolean }>;
+
+/** Every code Trawl emits. New codes are added to CODE_TABLE, never invented at a throw site. */
+export type ErrorCode = keyof typeof CODE_TABLE;
+
+/** What a TrawlError looks like as JSON: the form stored on jobs and carried through the queue. */
+export interface SerializedError {
+  name: 'TrawlError';
+  code: ErrorCode;
+  message: string;
+  status: number;
+  retryable: boolean;
+  details?: unknown;
+  /** Extra HTTP headers the error asks for, e.g. `Retry-After` on 429/408. */
+  headers?: Record<string, string>;
+}
+
+export interface TrawlErrorOptions {
+  status?: number;
+  retryable?: boolean;
+  details?: unknown;
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+/**
+ * A failure with a code, an HTTP status and whether retrying can help.
+ *
+ * @example throw new TrawlError('SCRAPE_TIMEOUT', 'Scrape timed out after 30000 ms', { retryable: true })
+ */
+export class TrawlError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly retryable: boolean;
+  readonly details?: unknown;
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, options: TrawlErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    const defaults = CODE_TABLE[code] ?? CODE_TABLE.UNKNOWN_ERROR;
+    this.name = 'TrawlError';
+    this.code = code;
+    this.status = options.status ?? defaults.status;
+    this.retryable = options.retryable ?? defaults.retryable;
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+
+  /** Whether the wire envelope carries `code` for this error (compat.md §1.4 lists codeless errors). */
+  get wireCode(): boolean {
+    return (CODE_TABLE[this.code] ?? CODE_TABLE.UNKNOWN_ERROR).wire;
+  }
+
+  toJSON(): SerializedError {
+    const out: SerializedError = {
+      name: 'TrawlError',
+      code: this.code,
+      message: this.message,
+      status: this.status,
+      retryable: this.retryable,
+    };
+    if (this.details !== undefined) out.details = this.details;
+    if (this.headers !== undefined) out.headers = this.headers;
+    return out;
+  }
+
+  /** Rebuilds an error that crossed the queue or was read from a job row. */
+  static fromJSON(value: SerializedError | Record<string, unknown>): TrawlError {
+    const v = value as Partial<SerializedError>;
+    const code = (v.code && v.code in CODE_TABLE ? v.code : 'UNKNOWN_ERROR') as ErrorCode;
+    return new TrawlError(code, String(v.message ?? 'Unknown error'), {
+      status: typeof v.status === 'number' ? v.status : undefined,
+      retryable: typeof v.retryable === 'boolean' ? v.retryable : undefined,
+      details: v.details,
+      headers: v.headers,
+    });
+  }
+
+  /**
+   * Turns anything thrown into a TrawlError. Known errors pass through; serialized ones are revived;
+   * everything else becomes `UNKNOWN_ERROR` (500) keeping the original as `cause`.
+   */
+  static wrap(error: unknown, fallback: ErrorCode = 'UNKNOWN_ERROR'): TrawlError {
+    if (error instanceof TrawlError) return error;
+    if (error && typeof error === 'object' && (error as { name?: unknown }).name === 'TrawlError') {
+      return TrawlError.fromJSON(error as SerializedError);
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return new TrawlError(fallback, message || 'Unknown error', { cause: error });
+  }
+}
+
+/** True when `code` is one Trawl knows (used when reviving codes from storage). */
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && code in CODE_TABLE;
+}

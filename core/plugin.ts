@@ -1,0 +1,273 @@
+/**
+ * Plugin kinds and their `define*` helpers. A plugin is one file with a default export made by one of
+ * these helpers; the helpers only type the object. Plugin files stay light: a heavy dependency (mupdf,
+ * tesseract.js, puppeteer) is imported inside the method that needs it, so listing plugins is cheap.
+ * `core/registry.ts` maps names to loaders.
+ */
+import type { TSchema } from '@sinclair/typebox';
+import type { ResolvedConfig } from './config.ts';
+import type { Logger } from './log.ts';
+import type { ScrapeOptions } from './http/models/scrape.ts';
+import type { BlobStore } from './blobs.ts';
+
+export type PluginKind = 'format' | 'parser' | 'engine' | 'proxy' | 'search-provider' | 'support';
+
+/** What every plugin method receives: config, a child logger naming the plugin, and the job's limits. */
+export interface PluginContext {
+  config: ResolvedConfig;
+  log: Logger;
+  /** Aborted when the job times out or is cancelled; long work checks it. */
+  signal: AbortSignal;
+  /** Epoch ms by which the whole job must be done. */
+  deadline: number;
+  /** Where binary outputs (screenshots, PDFs) are stored and served from. */
+  blobs: BlobStore;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Engines: fetch a URL.
+
+/** Capabilities an engine declares; the core picks the cheapest engine covering the request's needs. */
+export type EngineFeature =
+  | 'http' // plain HTTP(S) fetch
+  | 'js' // runs page JavaScript
+  | 'actions' // the actions list of the scrape options
+  | 'screenshot'
+  | 'pdf-print' // renders the page to PDF (pdf action)
+  | 'mobile' // device emulation
+  | 'wait' // waitFor / smart wait
+  | 'location' // locale and time zone emulation
+  | 'profile'; // persistent browser state
+
+/** Proxy route chosen for one fetch. `url`: `http://user:pass@host:port` or `socks5://host:port`. */
+export interface ProxyRoute {
+  name: string;
+  url: string;
+  /** What the response reports in `metadata.proxyUsed` (compat.md §3). */
+  tier: 'basic' | 'stealth';
+}
+
+export interface EngineRequest {
+  /** Absolute http(s) URL, already checked by the SSRF guard. */
+  url: string;
+  /** Request headers to send (user headers merged with Accept-Language from `location`). */
+  headers: Record<string, string>;
+  /** The whole scrape's options, resolved (defaults applied). */
+  options: ScrapeOptions;
+  /** Time the engine may spend, ms. */
+  timeoutMs: number;
+  proxy?: ProxyRoute;
+  /** Whether private/loopback targets may be reached (re-checked on every redirect). */
+  allowPrivateTargets: boolean;
+}
+
+/** Results of the `actions` list, in request order (interface.md, Scrape response). */
+export interface ActionResults {
+  screenshots: string[];
+  scrapes: { url: string; html: string }[];
+  javascriptReturns: { type: string; value: unknown }[];
+  pdfs: string[];
+}
+
+export interface EngineResponse {
+  /** Final URL after redirects. */
+  url: string;
+  /** HTTP status from the target site. */
+  statusCode: number;
+  /** Response headers, lower-case names. */
+  headers: Record<string, string>;
+  /** Content type without parameters, lower case (`text/html`). */
+  contentType: string;
+  /** Raw body bytes (at most `maxFetchBytes`). */
+  body: Uint8Array;
+  /** Body decoded with its charset when it is text; the rendered DOM for browser engines. */
+  text?: string;
+  /** Screenshot URL (already stored in the blob store) when a screenshot format was requested. */
+  screenshot?: string;
+  actions?: ActionResults;
+  /** Name of the engine that produced this response. */
+  engine: string;
+  proxyUsed?: 'basic' | 'stealth';
+}
+
+export interface EnginePlugin {
+  kind: 'engine';
+  name: string;
+  features: EngineFeature[];
+  /** Relative cost; lower is preferred when several engines cover the request. */
+  cost: number;
+  fetch(request: EngineRequest, ctx: PluginContext): Promise<EngineResponse>;
+  /** Releases pooled resources (browsers) at shutdown. */
+  close?(): Promise<void>;
+}
+
+export function defineEngine(plugin: Omit<EnginePlugin, 'kind'>): EnginePlugin {
+  return { kind: 'engine', ...plugin };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Parsers: turn fetched bytes into a parsed document (HTML to clean, or markdown).
+
+export interface ParserInput {
+  bytes: Uint8Array;
+  /** Content type without parameters, lower case; may be `application/octet-stream`. */
+  contentType: string;
+  /** Final URL (or a synthetic `file://` URL for uploads). */
+  url: string;
+  filename?: string;
+  /** Decoded text when the engine already decoded it (HTML). */
+  text?: string;
+}
+
+/** One item of the request's `parsers` list (interface.md, Scrape options `parsers`). */
+export interface ParserOptions {
+  type: string;
+  mode?: 'fast' | 'auto' | 'ocr';
+  maxPages?: number;
+  pages?: boolean;
+  pageMarkers?: boolean;
+  blocks?: boolean;
+}
+
+export interface ParsedDocument {
+  /** Full HTML to be cleaned and converted by formats (web pages, DOCX through mammoth ...). */
+  html?: string;
+  /** Markdown produced directly (PDF, OCR, spreadsheets); formats use it as is. */
+  markdown?: string;
+  /** Metadata found in the file (title, description, language, og:*, numPages ...). */
+  metadata: Record<string, unknown>;
+  pages?: { pageNumber: number; markdown: string }[];
+  blocks?: unknown[];
+  /** Credits this document costs instead of 1 (PDF: 1 per page). */
+  billablePages?: number;
+  warning?: string;
+}
+
+export interface ParserPlugin {
+  kind: 'parser';
+  name: string;
+  /** What the parser takes: content types, file extensions, and an optional magic-bytes test. */
+  accepts: { mime: string[]; ext: string[]; magic?: (bytes: Uint8Array) => boolean };
+  /**
+   * Opt-in parsers run only when the request's `parsers` list names them (interface.md: `pdf` is in
+   * the default list; `parsers: []` returns a PDF base64-encoded instead).
+   */
+  optIn?: boolean;
+  parse(input: ParserInput, options: ParserOptions, ctx: PluginContext): Promise<ParsedDocument>;
+}
+
+export function defineParser(plugin: Omit<ParserPlugin, 'kind'>): ParserPlugin {
+  return { kind: 'parser', ...plugin };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Formats: produce one output field of the document.
+
+/** What a format reads: the fetched response, the parsed document and lazily computed views. */
+export interface FormatInput {
+  /** The URL as the user sent it (metadata.sourceURL). */
+  sourceURL: string;
+  /** Final URL. */
+  url: string;
+  options: ScrapeOptions;
+  response: EngineResponse;
+  parsed: ParsedDocument;
+  /** Raw HTML as fetched (or rendered); undefined for non-HTML content. */
+  rawHtml(): string | undefined;
+  /** HTML after `onlyMainContent`, `includeTags`, `excludeTags` (memoized). */
+  cleanedHtml(): string | undefined;
+  /** Outputs of formats computed earlier, by format name (those named in `needs`). */
+  outputs: Record<string, unknown>;
+}
+
+export interface FormatPlugin<O = Record<string, unknown>> {
+  kind: 'format';
+  name: string;
+  /** Extra fields of the object form `{ type: name, ... }`; absent: the format takes no options. */
+  options?: TSchema;
+  /** Whether the bare string form is allowed (false for `json`: compat.md §2.1). Default true. */
+  stringForm?: boolean;
+  /** Formats whose output this one reads; the core computes them first. */
+  needs?: string[];
+  /** Engine features this format needs (a screenshot needs a browser). */
+  requires?: EngineFeature[];
+  /** Returns fields merged into the document (usually `{ [name]: value }`). */
+  produce(input: FormatInput, options: O, ctx: PluginContext): Promise<Record<string, unknown>> | Record<string, unknown>;
+}
+
+export function defineFormat<O = Record<string, unknown>>(plugin: Omit<FormatPlugin<O>, 'kind'>): FormatPlugin<O> {
+  return { kind: 'format', ...plugin } as FormatPlugin<O>;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Proxies, search providers, support.
+
+export interface ProxyPlugin {
+  kind: 'proxy';
+  name: string;
+  /** A route for this tier and country, or undefined when this plugin has none. */
+  route(request: { tier: 'basic' | 'enhanced'; country?: string }, config: ResolvedConfig): ProxyRoute | undefined;
+}
+
+export function defineProxy(plugin: Omit<ProxyPlugin, 'kind'>): ProxyPlugin {
+  return { kind: 'proxy', ...plugin };
+}
+
+/** A provider-neutral search query (compat.md §11.1 after validation). */
+export interface SearchQuery {
+  query: string;
+  source: 'web' | 'news' | 'images';
+  limit: number;
+  tbs?: string;
+  location?: string;
+  country?: string;
+  lang?: string;
+  safe?: boolean;
+  timeoutMs: number;
+}
+
+export interface SearchHit {
+  url: string;
+  title: string;
+  description: string;
+  /** News: relative or absolute date text. */
+  date?: string;
+  imageUrl?: string;
+  imageWidth?: number;
+  imageHeight?: number;
+}
+
+export interface SearchProviderPlugin {
+  kind: 'search-provider';
+  name: string;
+  /** Whether the config holds what this provider needs (keys, URLs). */
+  configured(config: ResolvedConfig): boolean;
+  search(query: SearchQuery, ctx: PluginContext): Promise<SearchHit[]>;
+}
+
+export function defineSearchProvider(plugin: Omit<SearchProviderPlugin, 'kind'>): SearchProviderPlugin {
+  return { kind: 'search-provider', ...plugin };
+}
+
+export interface SupportPlugin {
+  kind: 'support';
+  name: string;
+  configured(config: ResolvedConfig): boolean;
+  handle(request: Record<string, unknown>, ctx: PluginContext & { teamId: string }): Promise<Record<string, unknown>>;
+}
+
+export function defineSupport(plugin: Omit<SupportPlugin, 'kind'>): SupportPlugin {
+  return { kind: 'support', ...plugin };
+}
+
+export type AnyPlugin = EnginePlugin | ParserPlugin | FormatPlugin<any> | ProxyPlugin | SearchProviderPlugin | SupportPlugin;
+
+/** Plugin type by kind. */
+export interface PluginByKind {
+  format: FormatPlugin<any>;
+  parser: ParserPlugin;
+  engine: EnginePlugin;
+  proxy: ProxyPlugin;
+  'search-provider': SearchProviderPlugin;
+  support: SupportPlugin;
+}

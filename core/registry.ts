@@ -1,0 +1,75 @@
+/**
+ * The plugin registry: every built-in plugin as `kind -> name -> () => import(...)`. Adding a plugin is
+ * one file plus one line here. Loading is lazy and memoized; plugin modules are light (heavy libraries
+ * are imported inside their methods), so `all(kind)` is cheap enough for selection by features.
+ */
+import type { PluginByKind, PluginKind } from './plugin.ts';
+
+type Loader<K extends PluginKind> = () => Promise<{ default: PluginByKind[K] }>;
+type Table = { [K in PluginKind]: Record<string, Loader<K>> };
+
+/** Built-in plugins. Order matters where noted (search providers: default fallback order). */
+export const BUILTIN_PLUGINS: Table = {
+  format: {
+    markdown: () => import('../formats/markdown.ts'),
+    html: () => import('../formats/html.ts'),
+    rawHtml: () => import('../formats/raw-html.ts'),
+    links: () => import('../formats/links.ts'),
+  },
+  parser: {
+    html: () => import('../parsers/html.ts'),
+  },
+  engine: {
+    fetch: () => import('../plugins/engine/fetch.ts'),
+  },
+  proxy: {},
+  'search-provider': {},
+  support: {},
+};
+
+/** Loads plugins by kind and name, once each. */
+export class Registry {
+  private readonly cache = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly table: Table = BUILTIN_PLUGINS) {}
+
+  /** Names registered for a kind, in registration order. */
+  names(kind: PluginKind): string[] {
+    return Object.keys(this.table[kind]);
+  }
+
+  has(kind: PluginKind, name: string): boolean {
+    return Object.hasOwn(this.table[kind], name);
+  }
+
+  /**
+   * Loads one plugin.
+   * @throws Error when no plugin of that kind and name is registered.
+   */
+  async get<K extends PluginKind>(kind: K, name: string): Promise<PluginByKind[K]> {
+    const loader = (this.table[kind] as Record<string, Loader<K>>)[name];
+    if (!loader) throw new Error(`[registry] no ${kind} plugin named "${name}"`);
+    const key = `${kind}:${name}`;
+    let p = this.cache.get(key) as Promise<PluginByKind[K]> | undefined;
+    if (!p) {
+      p = loader().then((m) => m.default);
+      this.cache.set(key, p);
+    }
+    return p;
+  }
+
+  /** Loads every plugin of a kind, in registration order. */
+  async all<K extends PluginKind>(kind: K): Promise<PluginByKind[K][]> {
+    return Promise.all(this.names(kind).map((n) => this.get(kind, n)));
+  }
+
+  /** Plugins already loaded (for shutdown hooks such as closing browser pools). */
+  async loaded<K extends PluginKind>(kind: K): Promise<PluginByKind[K][]> {
+    const out: PluginByKind[K][] = [];
+    for (const name of this.names(kind)) {
+      const p = this.cache.get(`${kind}:${name}`);
+      if (p) out.push((await p) as PluginByKind[K]);
+    }
+    return out;
+  }
+}
