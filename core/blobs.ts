@@ -16,4 +16,6 @@ export interface BlobStore {
   get(key: string): Promise<{ bytes: Uint8Array; contentType: string } | undefined>;
   /** Absolute URL of a blob for responses. */
   url(key: string): string;
+  /** Deletes expired blobs (run by the scheduler). */
+  sweep?(): Promise<unknown>;
 }

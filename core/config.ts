@@ -43,6 +43,7 @@ export const TrawlConfigSchema = Type.Object({
   GOOGLE_CSE_KEY: Type.Optional(Type.String()),
   GOOGLE_CSE_ID: Type.Optional(Type.String()),
   GOOGLE_CSE_URL: Type.Optional(Url),
+  TRAWL_PAPER_INDEXES: Type.Optional(Type.String()),
   OPENAI_BASE_URL: Type.Optional(Url),
   OPENAI_API_KEY: Type.Optional(Type.String()),
   MODEL_NAME: Type.Optional(Type.String()),
@@ -53,6 +54,12 @@ export const TrawlConfigSchema = Type.Object({
   TRAWL_TEAM_CREDITS: Type.Optional(Int),
   TRAWL_RATE_LIMIT_PER_MINUTE: Type.Optional(Int),
   TRAWL_KEYLESS_RATE_LIMIT_PER_MINUTE: Type.Optional(Int),
+  TRAWL_KEY_RATE_LIMIT_PER_MINUTE: Type.Optional(Int),
+  TRAWL_STATUS_RATE_LIMIT_PER_MINUTE: Type.Optional(Int),
+  TRAWL_AUTH_CACHE_MS: Type.Optional(Int),
+  TRAWL_REDIS_PREFIX: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' })),
+  TRAWL_TRUST_PROXY: Type.Optional(Bool),
+  TRAWL_FEEDBACK_DAILY_REFUND_CAP: Type.Optional(Int),
 });
 
 /** User config: what the environment (or config file) holds. */
@@ -66,6 +73,8 @@ export interface ResolvedConfig {
   publicUrl?: string;
   databaseUrl?: string;
   redisUrl?: string;
+  /** Prefix of every Redis key Trawl writes (queue, rate limits, concurrency slots); deployments sharing a Redis use different ones. */
+  redisPrefix: string;
   /** Absolute path of the data directory (embedded Postgres, blobs, browser profiles). */
   dataDir: string;
   auth: 'keys' | 'off';
@@ -86,6 +95,8 @@ export interface ResolvedConfig {
     brave?: { apiKey: string; url: string };
     serper?: { apiKey: string; url: string };
     google?: { key: string; cx: string; url: string };
+    /** External research paper indexes (compat.md §11.2 API), tried after the local `papers` table. */
+    paperIndexes: { url: string; apiKey?: string }[];
   };
   llm?: { baseUrl: string; apiKey: string; model: string };
   webhookSecret?: string;
@@ -93,6 +104,19 @@ export interface ResolvedConfig {
   /** Day the research search category switches to the paper index (interface.md, Versioning 3). */
   researchSwitchDate: string;
   team: { concurrency: number; credits: number; rateLimitPerMinute: number; keylessRateLimitPerMinute: number };
+  /** Accounts (core/auth, core/credits, core/limits; compat.md §18). */
+  accounts: {
+    /** Requests per minute per API key and endpoint group (the team bucket is `team.rateLimitPerMinute`). */
+    keyRateLimitPerMinute: number;
+    /** Requests per minute per team for status reads (GET/DELETE of jobs), a larger bucket. */
+    statusRateLimitPerMinute: number;
+    /** How long a key's team and restrictions are cached, ms (at most 60000: changes apply within a minute). */
+    authCacheMs: number;
+    /** Take the keyless caller's IP from `X-Forwarded-For` (only behind a trusted reverse proxy). */
+    trustProxy: boolean;
+    /** Search feedback refunds per team per UTC day (compat.md §11.3). */
+    feedbackDailyRefundCap: number;
+  };
 }
 
 function bool(v: string | undefined, fallback: boolean): boolean {
@@ -110,6 +134,28 @@ function parseCountryProxies(v: string | undefined): Record<string, string> {
   for (const part of (v ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
     const eq = part.indexOf('=');
     if (eq > 0) out[part.slice(0, eq).toUpperCase()] = part.slice(eq + 1);
+  }
+  return out;
+}
+
+/**
+ * `TRAWL_PAPER_INDEXES`: comma-separated base URLs of external paper indexes speaking the
+ * `/v2/search/research` API (`<base>/papers?query=&k=`); a user part (`https://KEY@host/...`) is sent
+ * as the Bearer key and removed from the URL.
+ */
+function parsePaperIndexes(v: string | undefined): { url: string; apiKey?: string }[] {
+  const out: { url: string; apiKey?: string }[] = [];
+  for (const part of (v ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    let u: URL;
+    try {
+      u = new URL(part);
+    } catch {
+      throw new ConfigError(`Invalid configuration:\n  TRAWL_PAPER_INDEXES: "${part}" is not a URL`);
+    }
+    const apiKey = decodeURIComponent(u.password || u.username) || undefined;
+    u.username = '';
+    u.password = '';
+    out.push({ url: u.href.replace(/\/+$/, ''), apiKey });
   }
   return out;
 }
@@ -168,6 +214,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       c.GOOGLE_CSE_KEY && c.GOOGLE_CSE_ID
         ? { key: c.GOOGLE_CSE_KEY, cx: c.GOOGLE_CSE_ID, url: c.GOOGLE_CSE_URL ?? 'https://www.googleapis.com/customsearch/v1' }
         : undefined,
+    paperIndexes: parsePaperIndexes(c.TRAWL_PAPER_INDEXES),
   };
   if (search.providers.length === 0) {
     if (search.searxngUrl) search.providers.push('searxng');
@@ -182,6 +229,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: c.TRAWL_PUBLIC_URL?.replace(/\/+$/, ''),
     databaseUrl: c.DATABASE_URL,
     redisUrl: c.REDIS_URL,
+    redisPrefix: c.TRAWL_REDIS_PREFIX ?? 'trawl',
     dataDir: resolve(cwd, c.TRAWL_DATA_DIR ?? './data'),
     auth: c.TRAWL_AUTH ?? 'keys',
     allowPrivateTargets: bool(c.TRAWL_ALLOW_PRIVATE_TARGETS, false),
@@ -208,6 +256,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       credits: int(c.TRAWL_TEAM_CREDITS, 100_000_000),
       rateLimitPerMinute: Math.max(1, int(c.TRAWL_RATE_LIMIT_PER_MINUTE, 100_000)),
       keylessRateLimitPerMinute: Math.max(1, int(c.TRAWL_KEYLESS_RATE_LIMIT_PER_MINUTE, 1_000)),
+    },
+    accounts: {
+      keyRateLimitPerMinute: Math.max(1, int(c.TRAWL_KEY_RATE_LIMIT_PER_MINUTE, int(c.TRAWL_RATE_LIMIT_PER_MINUTE, 100_000))),
+      statusRateLimitPerMinute: Math.max(1, int(c.TRAWL_STATUS_RATE_LIMIT_PER_MINUTE, 10 * int(c.TRAWL_RATE_LIMIT_PER_MINUTE, 100_000))),
+      authCacheMs: Math.min(60_000, int(c.TRAWL_AUTH_CACHE_MS, 30_000)),
+      trustProxy: bool(c.TRAWL_TRUST_PROXY, false),
+      feedbackDailyRefundCap: int(c.TRAWL_FEEDBACK_DAILY_REFUND_CAP, 100),
     },
   };
   return deepFreeze(resolved);

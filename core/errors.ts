@@ -9,6 +9,7 @@
 const CODE_TABLE = {
   BAD_REQUEST: { status: 400, retryable: false, wire: true },
   BAD_REQUEST_INVALID_JSON: { status: 400, retryable: false, wire: true },
+  ZDR_NOT_ENABLED: { status: 400, retryable: false, wire: false },
   PARSE_UNSUPPORTED_OPTIONS: { status: 400, retryable: false, wire: true },
   UNSUPPORTED_FILE_TYPE: { status: 400, retryable: false, wire: true },
   SCRAPE_ACTIONS_NOT_SUPPORTED: { status: 400, retryable: false, wire: true },
@@ -29,6 +30,7 @@ const CODE_TABLE = {
   CONFLICT: { status: 409, retryable: false, wire: false },
   GONE: { status: 410, retryable: false, wire: false },
   PAYLOAD_TOO_LARGE: { status: 413, retryable: false, wire: true },
+  SCRAPE_CONTENT_TOO_LARGE: { status: 413, retryable: false, wire: true },
   RATE_LIMITED: { status: 429, retryable: true, wire: false },
   UNKNOWN_ERROR: { status: 500, retryable: false, wire: true },
   SCRAPE_ALL_ENGINES_FAILED: { status: 500, retryable: true, wire: true },

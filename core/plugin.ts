@@ -9,6 +9,7 @@ import type { ResolvedConfig } from './config.ts';
 import type { Logger } from './log.ts';
 import type { ScrapeOptions } from './http/models/scrape.ts';
 import type { BlobStore } from './blobs.ts';
+import type { Queryable } from './db/client.ts';
 
 export type PluginKind = 'format' | 'parser' | 'engine' | 'proxy' | 'search-provider' | 'support';
 
@@ -57,8 +58,27 @@ export interface EngineRequest {
   /** Time the engine may spend, ms. */
   timeoutMs: number;
   proxy?: ProxyRoute;
+  /** Named browser profile of the scrape (interface.md `profile`; core/profiles): state to restore, and how to save it. */
+  profile?: ProfileHandle;
   /** Whether private/loopback targets may be reached (re-checked on every redirect). */
   allowPrivateTargets: boolean;
+}
+
+/** Persistent browser state of a named profile (interface.md `profile`): cookies and localStorage. */
+export interface ProfileState {
+  /** Cookies as CDP `Network.CookieParam` objects (name, value, domain, path, expires, httpOnly, secure, sameSite). */
+  cookies: Record<string, unknown>[];
+  /** localStorage per origin (`http://host:port`), entries in insertion order. */
+  origins: { origin: string; localStorage: [string, string][] }[];
+}
+
+/** A profile attached to one browser session (core/profiles opens it; the browser engine applies it). */
+export interface ProfileHandle {
+  name: string;
+  /** State to restore before the first navigation; undefined for a new profile. */
+  state?: ProfileState;
+  /** Present when the session saves its changes (`saveChanges`): called with the final state before the page closes. */
+  save?(state: ProfileState): Promise<void>;
 }
 
 /** Results of the `actions` list, in request order (interface.md, Scrape response). */
@@ -224,6 +244,8 @@ export interface SearchQuery {
   lang?: string;
   safe?: boolean;
   timeoutMs: number;
+  /** Query-relevant snippet in `description` (default true); false: the plain description (compat.md §11.1). */
+  highlights?: boolean;
 }
 
 export interface SearchHit {
@@ -232,6 +254,8 @@ export interface SearchHit {
   description: string;
   /** News: relative or absolute date text. */
   date?: string;
+  /** Publication time as ISO 8601 when the provider knows it (used for `tbs` date ranges). */
+  publishedAt?: string;
   imageUrl?: string;
   imageWidth?: number;
   imageHeight?: number;
@@ -242,7 +266,14 @@ export interface SearchProviderPlugin {
   name: string;
   /** Whether the config holds what this provider needs (keys, URLs). */
   configured(config: ResolvedConfig): boolean;
-  search(query: SearchQuery, ctx: PluginContext): Promise<SearchHit[]>;
+  /** Sources this provider answers (default all); the core asks the next provider for the others. */
+  sources?: SearchQuery['source'][];
+  search(query: SearchQuery, ctx: SearchContext): Promise<SearchHit[]>;
+}
+
+/** What a search provider receives: the plugin context plus the database (the local index reads it). */
+export interface SearchContext extends PluginContext {
+  db: Queryable;
 }
 
 export function defineSearchProvider(plugin: Omit<SearchProviderPlugin, 'kind'>): SearchProviderPlugin {

@@ -18,12 +18,29 @@ export const BUILTIN_PLUGINS: Table = {
   },
   parser: {
     html: () => import('../parsers/html.ts'),
+    pdf: () => import('../parsers/pdf.ts'),
+    image: () => import('../parsers/image.ts'),
+    docx: () => import('../parsers/docx.ts'),
+    xlsx: () => import('../parsers/xlsx.ts'),
+    csv: () => import('../parsers/csv.ts'),
+    text: () => import('../parsers/text.ts'),
   },
   engine: {
     fetch: () => import('../plugins/engine/fetch.ts'),
+    browser: () => import('../plugins/engine/browser.ts'),
   },
-  proxy: {},
-  'search-provider': {},
+  proxy: {
+    // First route wins: a country's own proxy before the tier's configured proxy.
+    country: () => import('../plugins/proxy/country.ts'),
+    configured: () => import('../plugins/proxy/configured.ts'),
+  },
+  'search-provider': {
+    searxng: () => import('../plugins/search/searxng.ts'),
+    brave: () => import('../plugins/search/brave.ts'),
+    serper: () => import('../plugins/search/serper.ts'),
+    google: () => import('../plugins/search/google.ts'),
+    local: () => import('../plugins/search/local.ts'),
+  },
   support: {},
 };
 

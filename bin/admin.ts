@@ -1,0 +1,79 @@
+/**
+ * `trawl teams ...` and `trawl keys ...`: opens the database named by the configuration (DATABASE_URL,
+ * or the embedded one in TRAWL_DATA_DIR) and runs the admin command of core/admin/cli.ts. The
+ * embedded database can be open in one process only; while a server runs on it, send the command to
+ * that server instead: `--server <url> --admin-key <admin key>` (POST /admin/commands).
+ */
+import type { ResolvedConfig } from '../core/config.ts';
+import type { Logger } from '../core/log.ts';
+import { openDatabase } from '../core/db/client.ts';
+import { Registry } from '../core/registry.ts';
+import { ADMIN_USAGE, runAdmin } from '../core/admin/cli.ts';
+
+const REMOTE_USAGE = `
+Against a running server (needed while it holds the embedded database):
+  trawl keys list --server http://127.0.0.1:3002 --admin-key <admin key>`;
+
+/** Takes `--server <url>` and `--admin-key <key>` out of argv. */
+function splitRemote(argv: string[]): { server?: string; adminKey?: string; args: string[] } {
+  const args: string[] = [];
+  let server: string | undefined;
+  let adminKey: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    if (flag === '--server' || flag === '--admin-key') {
+      const value = inline ?? argv[++i];
+      if (flag === '--server') server = value;
+      else adminKey = value;
+    } else args.push(a);
+  }
+  return { server, adminKey, args };
+}
+
+async function runRemote(server: string, adminKey: string | undefined, args: string[]): Promise<number> {
+  const res = await fetch(`${server.replace(/\/+$/, '')}/admin/commands`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(adminKey ? { authorization: `Bearer ${adminKey}` } : {}) },
+    body: JSON.stringify({ args }),
+  }).catch((e: Error) => e);
+  if (res instanceof Error) {
+    process.stderr.write(`trawl: cannot reach ${server}: ${res.message}\n`);
+    return 1;
+  }
+  const body = (await res.json().catch(() => ({}))) as { code?: number; out?: string; err?: string; error?: string };
+  if (res.status !== 200) {
+    process.stderr.write(`trawl: ${server} answered ${res.status}: ${body.error ?? 'no details'}\n`);
+    return 1;
+  }
+  process.stdout.write(body.out ?? '');
+  process.stderr.write(body.err ?? '');
+  return body.code ?? 1;
+}
+
+/** Runs an admin command; returns the exit code. */
+export async function adminMain(argv: string[], config: ResolvedConfig, log: Logger): Promise<number> {
+  const { server, adminKey, args } = splitRemote(argv);
+  if (args.length < 2 || args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`${ADMIN_USAGE}\n${REMOTE_USAGE}\n`);
+    return args.length < 2 ? 2 : 0;
+  }
+  if (server) return runRemote(server, adminKey, args);
+  let db;
+  try {
+    db = await openDatabase(config, log);
+  } catch (e) {
+    process.stderr.write(`trawl: ${(e as Error).message}\n${REMOTE_USAGE}\n`);
+    return 1;
+  }
+  try {
+    return await runAdmin(args, db, {
+      out: (t) => process.stdout.write(t),
+      err: (t) => process.stderr.write(t),
+      knownFormats: new Registry().names('format'),
+      defaults: { credits: config.team.credits, concurrency: config.team.concurrency },
+    });
+  } finally {
+    await db.close();
+  }
+}

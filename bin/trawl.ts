@@ -1,0 +1,101 @@
+#!/usr/bin/env bun
+/**
+ * The Trawl executable: `trawl [mode]` where mode is serve (default: API + worker + scheduler in one
+ * process), api, worker, scheduler, migrate, or version. Compiled with `bun build --compile` into
+ * `dist/trawl`; run from a checkout with `bun bin/trawl.ts serve`.
+ */
+import { loadConfig, ConfigError } from '../core/config.ts';
+import { createLogger } from '../core/log.ts';
+import { VERSION } from '../core/version.ts';
+
+const USAGE = `Usage: trawl [serve|api|worker|scheduler|migrate|version|help]
+
+  serve       API, worker and scheduler in one process (default)
+  api         HTTP API only (needs DATABASE_URL and REDIS_URL to share work with workers)
+  worker      queue worker only
+  scheduler   periodic housekeeping only
+  migrate     apply database migrations and exit
+  teams ...   create and list teams, set credits (trawl teams --help)
+  keys ...    create, list, restrict and revoke API keys (trawl keys --help)
+  version     print the version
+
+Environment: PORT (3002), HOST, DATABASE_URL, REDIS_URL, TRAWL_DATA_DIR (./data), TRAWL_PUBLIC_URL,
+TRAWL_AUTH (keys|off), TRAWL_ALLOW_PRIVATE_TARGETS, CHROMIUM_PATH (/usr/bin/chromium). See README.md.`;
+
+async function main(argv: string[]): Promise<number> {
+  const mode = argv[0] ?? 'serve';
+  if (mode === 'version' || mode === '--version' || mode === '-v') {
+    process.stdout.write(`trawl ${VERSION}\n`);
+    return 0;
+  }
+  if (mode === 'help' || mode === '--help' || mode === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`trawl: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  const log = createLogger(config.logLevel, { mode });
+  if (mode === 'migrate') {
+    const { openDatabase } = await import('../core/db/client.ts');
+    const db = await openDatabase(config, log);
+    await db.close();
+    log.info('migrations applied');
+    return 0;
+  }
+  if (mode === 'keys' || mode === 'teams') {
+    const { adminMain } = await import('./admin.ts');
+    return adminMain(argv, config, log);
+  }
+  if (!['serve', 'api', 'worker', 'scheduler'].includes(mode)) {
+    process.stderr.write(`trawl: unknown mode "${mode}"\n\n${USAGE}\n`);
+    return 2;
+  }
+  const { start } = await import('../core/runtime.ts');
+  const running = await startOrExplain(start, mode as 'serve', config, log, (key) => {
+    process.stdout.write(
+      `\nCreated the admin team and its API key (shown once, store it now):\n\n  ${key}\n\n` +
+        `Use it as "Authorization: Bearer ${key}". Set TRAWL_AUTH=off to run without keys on a private machine.\n\n`,
+    );
+  });
+  await new Promise<void>((resolve) => {
+    const shutdown = (signal: string) => {
+      log.info({ signal }, 'shutting down');
+      running.stop().then(resolve, (err) => {
+        log.error({ err }, 'shutdown failed');
+        resolve();
+      });
+    };
+    process.once('SIGINT', () => shutdown('SIGINT'));
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+  });
+  return 0;
+}
+
+/** Runs `start`, turning configuration errors into a one-line message instead of a stack trace. */
+async function startOrExplain<A extends unknown[], R>(start: (...a: A) => Promise<R>, ...args: A): Promise<R> {
+  try {
+    return await start(...args);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`trawl: ${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`trawl: ${err?.stack ?? err}\n`);
+    process.exit(1);
+  },
+);

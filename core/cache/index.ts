@@ -1,0 +1,111 @@
+/**
+ * The scrape cache (interface.md `maxAge`, `minAge`, `lockdown`, `storeInCache`; compat.md §3, §4;
+ * issue 3 scope 5), used by the scrape pipeline around each fresh scrape:
+ *
+ * - `lookup` runs before any engine. A cached copy younger than `maxAge` (and, with `minAge`, older
+ *   than it) is returned as a new document: a new `scrapeId`, the request's `sourceURL`,
+ *   `metadata.cacheState: "hit"` and `cachedAt`. With `minAge` or `lockdown` only the cache is
+ *   consulted and a miss is a 404 (SCRAPE_NO_CACHED_DATA / SCRAPE_LOCKDOWN_CACHE_MISS; lockdown never
+ *   names the URL in the message or the log).
+ * - `store` runs after a fresh scrape: it files a 2xx document when `storeInCache` allows it and marks
+ *   the document `cacheState: "miss"`.
+ *
+ * Requests with actions, custom headers or a profile neither read nor write the cache (their output
+ * depends on more than the URL, and may be private). Entries are shared by every team, like the
+ * reference's index; a document with a screenshot stays only as long as its blob (23 h).
+ */
+import type { Queryable } from '../db/client.ts';
+import type { Logger } from '../log.ts';
+import type { ScrapeOptions } from '../http/models/scrape.ts';
+import type { Document, ScrapeRequest } from '../pipeline/scrape.ts';
+import { TrawlError } from '../errors.ts';
+import { cacheKey, cacheUrl } from './key.ts';
+import { findCached, putCached } from './store.ts';
+
+/** How long a plain cache entry may be served: the lockdown default maxAge (2 years), ms. */
+export const CACHE_RETENTION_MS = 2 * 365 * 24 * 3600 * 1000;
+/** A document holding blob URLs (screenshots) lives as long as its blobs (24 h), less a margin, ms. */
+export const BLOB_DOCUMENT_RETENTION_MS = 23 * 3600 * 1000;
+
+export interface ScrapeCache {
+  /**
+   * A cached document answering `req`, or undefined when the page must be scraped.
+   * @throws TrawlError SCRAPE_LOCKDOWN_CACHE_MISS / SCRAPE_NO_CACHED_DATA (404) on a cache-only miss
+   */
+  lookup(req: ScrapeRequest): Promise<Document | undefined>;
+  /** Files a freshly scraped document when the request allows it; sets `metadata.cacheState: "miss"`. */
+  store(req: ScrapeRequest, doc: Document): Promise<void>;
+}
+
+/** Whether the request's output may come from (and go to) the cache at all. */
+export function cacheable(options: ScrapeOptions): boolean {
+  const headers = options.headers && Object.keys(options.headers).length > 0;
+  return !options.actions?.length && !headers && !options.profile;
+}
+
+/** Whether only the cache may answer (interface.md `minAge`, `lockdown`). */
+export function cacheOnly(options: ScrapeOptions): boolean {
+  return options.lockdown || options.minAge !== undefined;
+}
+
+/** The 404 of a cache-only request that found nothing (no URL in the message: lockdown). */
+export function cacheOnlyMiss(options: ScrapeOptions): TrawlError {
+  if (options.lockdown) {
+    return new TrawlError(
+      'SCRAPE_LOCKDOWN_CACHE_MISS',
+      'No cached copy of this page is available, and lockdown mode never contacts the site. Scrape it once without lockdown to fill the cache.',
+    );
+  }
+  return new TrawlError(
+    'SCRAPE_NO_CACHED_DATA',
+    `No cached copy of this page at least ${options.minAge} ms old (and at most maxAge ${options.maxAge} ms old) is available. Remove minAge to scrape it fresh.`,
+  );
+}
+
+/**
+ * The cache over a database.
+ * @param db  the `scrape_cache` table's database
+ * @param log for cache facts (the key prefix, never a lockdown URL)
+ */
+export function createScrapeCache(db: Queryable, log: Logger): ScrapeCache {
+  return {
+    async lookup(req) {
+      const { options } = req;
+      const only = cacheOnly(options);
+      if (!cacheable(options) || (options.maxAge <= 0 && !only)) {
+        if (only) throw cacheOnlyMiss(options);
+        return undefined;
+      }
+      const key = cacheKey(req.url, options);
+      const entry = await findCached(db, key, options.maxAge, options.minAge);
+      if (!entry) {
+        log.debug({ cacheKey: key.slice(0, 12), cacheOnly: only }, 'cache miss');
+        if (only) throw cacheOnlyMiss(options);
+        return undefined;
+      }
+      const doc = JSON.parse(entry.body) as Document;
+      doc.metadata.sourceURL = req.sourceURL;
+      doc.metadata.scrapeId = req.scrapeId;
+      doc.metadata.cacheState = 'hit';
+      doc.metadata.cachedAt = entry.cachedAt.toISOString();
+      log.debug({ cacheKey: key.slice(0, 12), ageMs: Date.now() - entry.cachedAt.getTime() }, 'cache hit');
+      return doc;
+    },
+
+    async store(req, doc) {
+      const { options } = req;
+      const status = Number(doc.metadata.statusCode);
+      if (options.storeInCache && !options.zeroDataRetention && cacheable(options) && status >= 200 && status < 300 && !doc.actions) {
+        const retention = typeof doc.screenshot === 'string' ? BLOB_DOCUMENT_RETENTION_MS : CACHE_RETENTION_MS;
+        await putCached(db, {
+          key: cacheKey(req.url, options),
+          url: cacheUrl(req.url),
+          statusCode: status,
+          body: JSON.stringify(doc),
+          expiresAt: new Date(Date.now() + retention),
+        }).catch((err) => log.warn({ err }, 'could not store a document in the scrape cache'));
+      }
+      doc.metadata.cacheState = 'miss';
+    },
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * Turns found URLs (sitemap entries, page links) into a `Discovery` for the frontier: normalized,
+ * judged against the crawl's scope (scope.ts), checked against robots.txt of their origin, and keyed
+ * for dedupe. robots.txt is fetched once per crawl and origin by whichever worker needs it first and
+ * stored in `crawl_robots`, so every process evaluates the same rules.
+ */
+import type { Database } from '../db/client.ts';
+import type { Discovery } from '../store/crawl-urls.ts';
+import { emptyDiscovery } from '../store/crawl-urls.ts';
+import type { CrawlerOptions } from './options.ts';
+import { keyOptions, scopeRules } from './options.ts';
+import { fetchRobotsText, parseRobots, TRAWL_AGENT, type Robots } from './robots.ts';
+import type { ResourceDeps } from './fetch-resource.ts';
+import { judgeUrl, type ScopeRules } from './scope.ts';
+import { fetchUrlOf, parseHttpUrl, urlKey, type KeyOptions } from './url-key.ts';
+
+export interface DiscoveryDeps extends ResourceDeps {
+  db: Database;
+}
+
+const robotsCache = new Map<string, Promise<Robots>>();
+const ROBOTS_CACHE_MAX = 500;
+
+/**
+ * robots.txt rules of `origin` for crawl `jobId` (fetched once per crawl and origin, shared through
+ * the database).
+ */
+export function robotsFor(deps: DiscoveryDeps, jobId: string, origin: string, agent: string | undefined): Promise<Robots> {
+  const cacheKey = `${jobId} ${origin} ${agent ?? ''}`;
+  let p = robotsCache.get(cacheKey);
+  if (!p) {
+    p = (async () => {
+      const stored = await deps.db.query<{ body: string }>('select body from crawl_robots where job_id = $1 and origin = $2', [jobId, origin]);
+      let text = stored[0]?.body;
+      if (text === undefined) {
+        text = await fetchRobotsText(deps, origin);
+        await deps.db.query('insert into crawl_robots (job_id, origin, body) values ($1, $2, $3) on conflict do nothing', [jobId, origin, text]);
+      }
+      return parseRobots(origin, text, agent ?? TRAWL_AGENT);
+    })();
+    p.catch(() => robotsCache.delete(cacheKey));
+    if (robotsCache.size >= ROBOTS_CACHE_MAX) robotsCache.delete(robotsCache.keys().next().value!);
+    robotsCache.set(cacheKey, p);
+  }
+  return p;
+}
+
+/** Per-crawl values derived once from its options. */
+export interface CrawlContext {
+  jobId: string;
+  options: CrawlerOptions;
+  rules: ScopeRules;
+  keys: KeyOptions;
+}
+
+const contexts = new Map<string, CrawlContext>();
+
+/** The crawl context of a job (memoized per process; options never change after creation). */
+export function crawlContext(jobId: string, options: CrawlerOptions): CrawlContext {
+  let c = contexts.get(jobId);
+  if (!c) {
+    c = { jobId, options, rules: scopeRules(options), keys: keyOptions(options) };
+    if (contexts.size >= 1000) contexts.delete(contexts.keys().next().value!);
+    contexts.set(jobId, c);
+  }
+  return c;
+}
+
+/**
+ * Classifies found URLs.
+ * @param found  absolute URLs (fragments allowed)
+ * @param depth  depth the accepted URLs get
+ */
+export async function classify(deps: DiscoveryDeps, ctx: CrawlContext, found: string[], depth: number): Promise<Discovery> {
+  const d = emptyDiscovery();
+  const seen = new Set<string>();
+  for (const raw of found) {
+    const parsed = parseHttpUrl(raw);
+    if (!parsed) continue;
+    const url = new URL(fetchUrlOf(parsed, ctx.keys));
+    const key = urlKey(url, ctx.keys);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const verdict = judgeUrl(url, ctx.rules);
+    if (!verdict.ok) {
+      if (verdict.reason === 'external-homepage') {
+        d.skipped.push({ key, url: url.href, code: 'EXTERNAL_LINK', error: `Skipped the external homepage ${url.href}: external links to a site's root are not followed.` });
+      }
+      continue;
+    }
+    if (!ctx.options.ignoreRobotsTxt) {
+      const robots = await robotsFor(deps, ctx.jobId, url.origin, ctx.options.robotsUserAgent);
+      if (!robots.isAllowed(url.href)) {
+        d.robots.push({ key, url: url.href });
+        continue;
+      }
+    }
+    d.accept.push({ key, url: url.href, sourceUrl: url.href, depth, external: verdict.external });
+  }
+  return d;
+}
+
+/**
+ * Keys this process knows a crawl already has, with the smallest depth seen: links to them need no
+ * database work. Only keys of committed inserts are remembered (`rememberKeys` after the commit), and
+ * rows are never deleted while a crawl runs, so a remembered key always exists.
+ */
+const knownKeys = new Map<string, Map<string, number>>();
+const KNOWN_JOBS_MAX = 20;
+const KNOWN_KEYS_MAX = 500_000;
+
+/** The discovery without accepted URLs this process knows exist at the same or a smaller depth. */
+export function unknownOnly(jobId: string, d: Discovery): Discovery {
+  const known = knownKeys.get(jobId);
+  if (!known) return d;
+  return { ...d, accept: d.accept.filter((c) => (known.get(c.key) ?? Infinity) > c.depth) };
+}
+
+/** Records the accepted keys of a committed discovery. */
+export function rememberKeys(jobId: string, d: Discovery, depth: number): void {
+  let known = knownKeys.get(jobId);
+  if (!known) {
+    if (knownKeys.size >= KNOWN_JOBS_MAX) knownKeys.delete(knownKeys.keys().next().value!);
+    knownKeys.set(jobId, (known = new Map()));
+  }
+  if (known.size > KNOWN_KEYS_MAX) return;
+  for (const c of d.accept) if ((known.get(c.key) ?? Infinity) > depth) known.set(c.key, depth);
+}

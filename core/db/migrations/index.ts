@@ -1,0 +1,26 @@
+/**
+ * The ordered list of SQL migrations. Each file is embedded as text so the list works inside a
+ * `bun build --compile` binary. To add one: a new `NNNN_<area>.sql` file (next free number, never edit
+ * an applied file) and one import + one entry below. The migrator (core/db/migrate.ts) applies them in
+ * name order.
+ */
+import foundation from './0001_foundation.sql' with { type: 'text' };
+import accounts from './0002_accounts.sql' with { type: 'text' };
+import crawl from './0003_crawl.sql' with { type: 'text' };
+import search from './0004_search.sql' with { type: 'text' };
+import scrape from './0005_scrape.sql' with { type: 'text' };
+
+export interface Migration {
+  /** Unique, sortable name (the file name without `.sql`), recorded in `trawl_migrations`. */
+  name: string;
+  /** SQL run in one transaction; must work on PGlite (PostgreSQL 18) and PostgreSQL 15. */
+  sql: string;
+}
+
+export const migrations: Migration[] = [
+  { name: '0001_foundation', sql: foundation },
+  { name: '0002_accounts', sql: accounts },
+  { name: '0003_crawl', sql: crawl },
+  { name: '0004_search', sql: search },
+  { name: '0005_scrape', sql: scrape },
+];

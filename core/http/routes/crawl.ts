@@ -1,0 +1,143 @@
+/**
+ * Crawl endpoints (interface.md "POST /v2/crawl", "GET /v2/crawl/{id}", errors; compat.md §7, §8,
+ * §19): start, status with paging, errors, cancel and the active list, under /v2 and /v1. The work is
+ * done by workers (core/crawl); these handlers validate, admit, and read the database.
+ */
+import { Elysia } from 'elysia';
+import { Type } from '@sinclair/typebox';
+import type { Services } from '../../services.ts';
+import { TrawlError } from '../../errors.ts';
+import { resolveScrapeOptions } from '../../pipeline/scrape-options.ts';
+import { assertFetchable } from '../../net/address.ts';
+import { resolveCrawlerOptions } from '../../crawl/options.ts';
+import { startCrawl } from '../../crawl/start.ts';
+import { jobForTeam } from '../../crawl/access.ts';
+import { statusBody } from '../../crawl/status.ts';
+import { activeJobs, cancelJob, jobErrors } from '../../store/crawls.ts';
+import { resolveWebhook } from '../../webhooks/spec.ts';
+import { kickJob } from '../../webhooks/deliver.ts';
+import { webhookDeps } from '../../crawl/webhook-deps.ts';
+import { scrapeOptionsSchema } from '../models/scrape.ts';
+import { errorResponses } from '../models/common.ts';
+import { ActiveCrawlsModel, CancelledModel, crawlBodyModel, JobErrorsModel, JobStarted, JobStatusModel } from '../models/crawl.ts';
+import { admit } from '../guard.ts';
+import { publicBaseUrl } from '../base-url.ts';
+import { rawJson } from '../errors.ts';
+
+const Params = Type.Object({ id: Type.String() });
+
+/**
+ * Reads `skip` and `limit` of a status request (compat.md §8: limit 1–1000).
+ * @throws TrawlError BAD_REQUEST for values that are not such integers
+ */
+export function pagingOf(query: Record<string, string | undefined>): { skip: number; limit?: number } {
+  const int = (name: string, min: number, max: number): number | undefined => {
+    const v = query[name];
+    if (v === undefined || v === '') return undefined;
+    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new TrawlError('BAD_REQUEST', `${name} must be an integer from ${min} to ${max}`);
+    return Number(v);
+  };
+  return { skip: int('skip', 0, Number.MAX_SAFE_INTEGER) ?? 0, limit: int('limit', 1, 1000) };
+}
+
+/** Cancels the queue messages of pages a cancel dropped (best effort; claims fail anyway). */
+export function cancelQueued(services: Services, queueIds: string[]): void {
+  void Promise.all(queueIds.map((id) => services.queue.cancel(id).catch(() => false)));
+}
+
+/** Crawl routes for one API version. */
+function crawlVersion(services: Services, version: 'v1' | 'v2') {
+  const options = scrapeOptionsSchema([...services.formats.values()]);
+  const CrawlBody = crawlBodyModel(options);
+  const base = `/${version}/crawl`;
+  const tags = [version === 'v2' ? 'Crawl' : 'v1'];
+  return new Elysia({ name: `routes/crawl/${version}` })
+    .post(
+      base,
+      async ({ body, request }) => {
+        const crawler = resolveCrawlerOptions(body as Record<string, unknown>);
+        const scrape = resolveScrapeOptions((body.scrapeOptions ?? {}) as Record<string, unknown>, services.formats);
+        if (body.zeroDataRetention === true) scrape.zeroDataRetention = true;
+        const principal = await admit(services, request, {
+          group: 'crawl', formats: scrape.formats, actions: scrape.actions, credits: crawler.limit, zeroDataRetention: scrape.zeroDataRetention,
+        });
+        await assertFetchable(crawler.url, services.config.allowPrivateTargets);
+        const webhook = resolveWebhook(body.webhook);
+        const { scrapeOptions, webhook: _w, origin: _o, integration: _i, ...rest } = body as Record<string, unknown>;
+        const id = await startCrawl(services, {
+          principal, crawler, scrape, webhook,
+          publicOptions: { ...rest, scrapeOptions: scrapeOptions ?? {} },
+          idempotencyKey: request.headers.get('x-idempotency-key') ?? undefined,
+        });
+        return { success: true as const, id, url: `${publicBaseUrl(services.config, request)}${base}/${id}` };
+      },
+      {
+        body: CrawlBody,
+        response: { 200: JobStarted, 409: errorResponses[400], ...errorResponses },
+        detail: { summary: 'Start a crawl', tags, description: 'Discovers pages (sitemaps and links) from a start URL and scrapes each.' },
+      },
+    )
+    .get(
+      `${base}/active`,
+      async ({ request }) => {
+        const principal = await admit(services, request, { group: 'crawl' });
+        const rows = await activeJobs(services.db, principal.teamId, 'crawl');
+        return {
+          success: true as const,
+          crawls: rows.map((r) => ({ id: r.id, teamId: r.team_id, url: r.url, created_at: new Date(r.created_at).toISOString(), options: r.options })),
+        };
+      },
+      { response: { 200: ActiveCrawlsModel, ...errorResponses }, detail: { summary: 'Running crawls of the team', tags } },
+    )
+    .get(
+      `${base}/ongoing`,
+      async ({ request }) => {
+        const principal = await admit(services, request, { group: 'crawl' });
+        const rows = await activeJobs(services.db, principal.teamId, 'crawl');
+        return {
+          success: true as const,
+          crawls: rows.map((r) => ({ id: r.id, teamId: r.team_id, url: r.url, created_at: new Date(r.created_at).toISOString(), options: r.options })),
+        };
+      },
+      { response: { 200: ActiveCrawlsModel, ...errorResponses }, detail: { summary: 'Alias of /crawl/active', tags } },
+    )
+    .get(
+      `${base}/:id`,
+      async ({ params, request, query }) => {
+        const principal = await admit(services, request, { group: 'crawl' });
+        const job = await jobForTeam(services.db, params.id, principal.teamId, 'crawl');
+        const paging = pagingOf(query as Record<string, string>);
+        const selfUrl = `${publicBaseUrl(services.config, request)}${base}/${job.id}`;
+        return rawJson(await statusBody(services.db, job, { ...paging, selfUrl }));
+      },
+      {
+        params: Params,
+        response: { 200: JobStatusModel, ...errorResponses },
+        detail: { summary: 'Crawl status and results', tags, description: 'Counters, documents in completion order, and `next` for paging (10 MB per page).' },
+      },
+    )
+    .get(
+      `${base}/:id/errors`,
+      async ({ params, request }) => {
+        const principal = await admit(services, request, { group: 'crawl' });
+        const job = await jobForTeam(services.db, params.id, principal.teamId, 'crawl');
+        return jobErrors(services.db, job.id);
+      },
+      { params: Params, response: { 200: JobErrorsModel, ...errorResponses }, detail: { summary: 'Failed pages and robots-blocked URLs', tags } },
+    )
+    .delete(
+      `${base}/:id`,
+      async ({ params, request }) => {
+        const principal = await admit(services, request, { group: 'crawl' });
+        const job = await jobForTeam(services.db, params.id, principal.teamId, 'crawl');
+        cancelQueued(services, await cancelJob(services.db, job.id));
+        if (job.options.webhook) kickJob(webhookDeps(services), job.id);
+        return { status: 'cancelled' as const };
+      },
+      { params: Params, response: { 200: CancelledModel, 409: errorResponses[400], ...errorResponses }, detail: { summary: 'Cancel a crawl', tags } },
+    );
+}
+
+export function crawlRoutes(services: Services) {
+  return new Elysia({ name: 'routes/crawl' }).use(crawlVersion(services, 'v2')).use(crawlVersion(services, 'v1'));
+}

@@ -1,0 +1,67 @@
+/**
+ * `POST /v2/map` (compat.md §10) and `POST /v1/map` (§19: `links` as strings, `ignoreSitemap`
+ * default true, `sitemapOnly`, limit ≤ 30000). Synchronous: discovery runs in the API process under
+ * the request's `timeout` (408 MAP_TIMEOUT). Costs 1 credit.
+ */
+import { Elysia } from 'elysia';
+import type { Services } from '../../services.ts';
+import { TrawlError } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { normalizeTargetUrl } from '../../pipeline/scrape-options.ts';
+import { assertFetchable } from '../../net/address.ts';
+import { runMap, type MapRequest } from '../../crawl/map.ts';
+import { chargeCredits } from '../../credits/ledger.ts';
+import { COSTS } from '../../credits/costs.ts';
+import { errorResponses } from '../models/common.ts';
+import { MapBody, MapResponse } from '../models/crawl.ts';
+import { admit } from '../guard.ts';
+
+/** Longest a map may run without an explicit `timeout`, ms. */
+const DEFAULT_MAP_BUDGET_MS = 120_000;
+
+async function mapFor(services: Services, request: Request, body: Record<string, any>, version: 'v1' | 'v2') {
+  const url = normalizeTargetUrl(String(body.url));
+  const principal = await admit(services, request, { group: 'map', credits: COSTS.map });
+  await assertFetchable(url, services.config.allowPrivateTargets);
+  const v1 = version === 'v1';
+  let sitemap: MapRequest['sitemap'] = body.sitemap ?? 'include';
+  if (body.sitemap === undefined && body.sitemapOnly === true) sitemap = 'only';
+  else if (body.sitemap === undefined && (body.ignoreSitemap ?? v1) === true) sitemap = 'skip';
+  const limit = Math.min(body.limit ?? 5000, v1 ? 30_000 : 100_000);
+  const timeoutMs = typeof body.timeout === 'number' ? body.timeout : DEFAULT_MAP_BUDGET_MS;
+  const signal = AbortSignal.timeout(timeoutMs);
+  const id = newId();
+  const run = runMap(
+    { config: services.config, log: services.log.child({ component: 'map', mapId: id }), registry: services.registry, blobs: services.blobs },
+    { url, search: body.search, sitemap, includeSubdomains: body.includeSubdomains ?? true, ignoreQueryParameters: body.ignoreQueryParameters ?? true, limit },
+    signal,
+  );
+  const timedOut = new Promise<never>((_, reject) =>
+    signal.addEventListener('abort', () => reject(new TrawlError('MAP_TIMEOUT', `The map operation timed out after ${timeoutMs} ms. Raise "timeout" or map a smaller part of the site.`)), { once: true }),
+  );
+  const result = await Promise.race([run, timedOut]);
+  await chargeCredits(services.db, { teamId: principal.teamId, apiKeyId: principal.keyId, kind: 'map', refId: id, credits: COSTS.map }).catch((err) =>
+    services.log.error({ err }, 'could not record the credit of a map'),
+  );
+  return { id, ...result };
+}
+
+export function mapRoutes(services: Services) {
+  return new Elysia({ name: 'routes/map' })
+    .post(
+      '/v2/map',
+      async ({ body, request }) => {
+        const { id, links, warning } = await mapFor(services, request, body as Record<string, any>, 'v2');
+        return { success: true as const, id, links, ...(warning ? { warning } : {}) };
+      },
+      { body: MapBody, response: { 200: MapResponse, ...errorResponses }, detail: { summary: 'List the URLs of a site', tags: ['Map'] } },
+    )
+    .post(
+      '/v1/map',
+      async ({ body, request }) => {
+        const { links, warning } = await mapFor(services, request, body as Record<string, any>, 'v1');
+        return { success: true as const, links: links.map((l) => l.url), ...(warning ? { warning } : {}) };
+      },
+      { body: MapBody, detail: { summary: 'List the URLs of a site (v1: links as strings)', tags: ['v1'] } },
+    );
+}

@@ -1,0 +1,79 @@
+/**
+ * `POST /v2/scrape` and `GET /v2/scrape/{id}` (interface.md Endpoints; compat.md §4). The API resolves
+ * options, refuses unsafe targets early, queues the scrape and waits for the worker's serialized
+ * Document, which it returns byte for byte.
+ */
+import { Elysia } from 'elysia';
+import { Type } from '@sinclair/typebox';
+import type { Services } from '../../services.ts';
+import { TrawlError } from '../../errors.ts';
+import { newId, isUuid } from '../../ids.ts';
+import { scrapeOptionsSchema } from '../models/scrape.ts';
+import { DocumentModel, errorResponses } from '../models/common.ts';
+import { normalizeTargetUrl, resolveScrapeOptions } from '../../pipeline/scrape-options.ts';
+import { assertFetchable } from '../../net/address.ts';
+import { SCRAPE_QUEUE, type ScrapeJobData, type ScrapeJobResult } from '../../jobs/scrape.ts';
+import { getDocument } from '../../store/documents.ts';
+import { admit } from '../guard.ts';
+import { rawJson } from '../errors.ts';
+
+/** Extra time the API waits beyond the scrape timeout for the worker to answer, ms. */
+const WAIT_GRACE_MS = 5_000;
+
+export function scrapeRoutes(services: Services) {
+  const formatList = [...services.formats.values()];
+  const options = scrapeOptionsSchema(formatList);
+  const ScrapeBody = Type.Object(
+    { url: Type.String({ minLength: 1, description: 'URL to scrape' }), ...options.properties },
+    { additionalProperties: true },
+  );
+  const ScrapeResponse = Type.Object({ success: Type.Literal(true), data: DocumentModel });
+
+  return new Elysia({ name: 'routes/scrape' })
+    .post(
+      '/v2/scrape',
+      async ({ body, request }) => {
+        const url = normalizeTargetUrl(body.url);
+        const resolved = resolveScrapeOptions(body as Record<string, unknown>, services.formats);
+        const principal = await admit(services, request, { group: 'scrape', keyless: true, formats: resolved.formats, actions: resolved.actions, credits: 1, zeroDataRetention: resolved.zeroDataRetention });
+        await assertFetchable(url, services.config.allowPrivateTargets);
+        const scrapeId = newId();
+        const data: ScrapeJobData = { scrapeId, url, sourceURL: body.url, options: resolved, teamId: principal.teamId, keyId: principal.keyId };
+        await services.queue.add(SCRAPE_QUEUE, 'scrape', data, { id: scrapeId });
+        let result: ScrapeJobResult;
+        try {
+          result = await services.queue.waitFor<ScrapeJobResult>(scrapeId, resolved.timeout + WAIT_GRACE_MS);
+        } catch (error) {
+          const e = TrawlError.wrap(error);
+          if (e.code === 'GATEWAY_TIMEOUT') {
+            await services.queue.cancel(scrapeId).catch(() => {});
+            throw new TrawlError('SCRAPE_TIMEOUT', `Scrape of ${body.url} timed out after ${resolved.timeout} ms. Raise "timeout" (max 300000) or retry.`);
+          }
+          throw e;
+        }
+        return rawJson(`{"success":true,"data":${result.document}}`);
+      },
+      {
+        body: ScrapeBody,
+        response: { 200: ScrapeResponse, ...errorResponses },
+        detail: { summary: 'Scrape one URL', tags: ['Scrape'], description: 'Fetches a URL and returns the requested formats.' },
+      },
+    )
+    .get(
+      '/v2/scrape/:id',
+      async ({ params, request }) => {
+        const principal = await admit(services, request, { group: 'scrape', keyless: true });
+        if (!isUuid(params.id)) throw new TrawlError('JOB_NOT_FOUND', 'Job not found');
+        const doc = await getDocument(services.db, params.id.toLowerCase());
+        if (!doc) throw new TrawlError('JOB_NOT_FOUND', 'Job not found');
+        if (doc.teamId !== principal.teamId) throw new TrawlError('FORBIDDEN', 'Forbidden');
+        if (doc.expiresAt && doc.expiresAt.getTime() < Date.now()) throw new TrawlError('JOB_EXPIRED', 'Job expired');
+        return rawJson(`{"success":true,"data":${doc.body}}`);
+      },
+      {
+        params: Type.Object({ id: Type.String() }),
+        response: { 200: ScrapeResponse, ...errorResponses },
+        detail: { summary: 'Get a stored scrape', tags: ['Scrape'] },
+      },
+    );
+}

@@ -1,0 +1,60 @@
+/**
+ * v1 request and response forms translated to and from v2 (compat.md §19). Pure functions: the v1
+ * routes (core/http/routes/v1.ts) forward the translated request to the v2 route and translate its
+ * answer back, so v1 and v2 share validation, admission (key restrictions, credits, rate limits) and
+ * the pipeline. `v1ScrapeOptions` also applies to v1 crawl `scrapeOptions` and v1 batch bodies.
+ */
+
+type Json = Record<string, any>;
+
+/** v1 scrape option names that have no v2 field of the same name. */
+const V1_ONLY = ['jsonOptions', 'changeTrackingOptions', 'parsePDF', 'extract'];
+
+/**
+ * v1 scrape options -> v2 scrape options. String formats only in v1: `screenshot@fullPage` becomes
+ * `{type: screenshot, fullPage: true}`, `json` takes `jsonOptions {prompt, schema, systemPrompt}`,
+ * `changeTracking` takes `changeTrackingOptions`; `parsePDF: false` is `parsers: []`. v1 defaults:
+ * `maxAge` 0, `timeout` 30000, `skipTlsVerification` false.
+ */
+export function v1ScrapeOptions(v1: Json): Json {
+  const out: Json = {};
+  for (const [k, v] of Object.entries(v1)) if (!V1_ONLY.includes(k)) out[k] = v;
+  if (Array.isArray(v1.formats)) {
+    out.formats = v1.formats.map((f: unknown) => {
+      if (typeof f !== 'string') return f;
+      if (f === 'screenshot@fullPage') return { type: 'screenshot', fullPage: true };
+      if (f === 'json' || f === 'extract') {
+        const o = (f === 'json' ? v1.jsonOptions : v1.extract ?? v1.jsonOptions) ?? {};
+        const prompt = [o.systemPrompt, o.prompt].filter(Boolean).join('\n\n') || undefined;
+        return { type: 'json', ...(prompt ? { prompt } : {}), ...(o.schema ? { schema: o.schema } : {}) };
+      }
+      if (f === 'changeTracking') return { type: 'changeTracking', ...(v1.changeTrackingOptions ?? {}) };
+      return f;
+    });
+  }
+  if (v1.parsePDF === false && v1.parsers === undefined) out.parsers = [];
+  out.maxAge ??= 0;
+  out.timeout ??= 30_000;
+  out.skipTlsVerification ??= false;
+  return out;
+}
+
+/** v1 search request -> v2: `limit` defaults to 5, web results only, v1 scrape options. */
+export function v1SearchRequest(v1: Json): Json {
+  const { scrapeOptions, ...rest } = v1;
+  const out: Json = { ...rest, limit: v1.limit ?? 5 };
+  delete out.sources;
+  delete out.categories;
+  if (scrapeOptions !== undefined) out.scrapeOptions = v1ScrapeOptions(scrapeOptions);
+  return out;
+}
+
+/** v2 search response -> v1: `data` is a flat array of the results (scraped fields merged). */
+export function v1SearchResponse(v2: Json): Json {
+  if (!v2 || v2.success !== true || Array.isArray(v2.data)) return v2;
+  const groups = v2.data ?? {};
+  const data = [...(groups.web ?? []), ...(groups.news ?? [])];
+  const out: Json = { success: true, data };
+  for (const k of ['warning', 'id', 'creditsUsed']) if (v2[k] !== undefined) out[k] = v2[k];
+  return out;
+}

@@ -1,0 +1,68 @@
+/**
+ * The scrape job: what a worker does with one queued scrape. Runs the pipeline, serializes the
+ * Document once, stores it (unless zero data retention) and returns the serialized text so the API
+ * answers with exactly the bytes that later reads return.
+ */
+import type { Services } from '../services.ts';
+import { runScrape, type ScrapeRequest } from '../pipeline/scrape.ts';
+import { saveDocument } from '../store/documents.ts';
+import { indexScrapedDocument } from '../search/index-document.ts';
+import { startScrapeAccounting } from '../credits/scrape-accounting.ts';
+
+export const SCRAPE_QUEUE = 'scrape';
+
+/** Data of a queued scrape. */
+export interface ScrapeJobData extends ScrapeRequest {
+  teamId: string;
+  /** API key that asked for it (per-key usage); undefined for keyless and auth-off calls. */
+  keyId?: string;
+  /** Crawl or batch id when the scrape belongs to one. */
+  jobId?: string;
+}
+
+/** Result of a scrape job: the serialized Document. */
+export interface ScrapeJobResult {
+  document: string;
+}
+
+/**
+ * Runs one scrape job (worker side). Accounting (core/credits/scrape-accounting.ts) wraps it: a team
+ * concurrency slot, `metadata.creditsUsed`, one charge per scrape id after success.
+ */
+export async function handleScrapeJob(services: Services, data: ScrapeJobData, signal: AbortSignal): Promise<ScrapeJobResult> {
+  const account = await startScrapeAccounting(services, data, signal);
+  const log = account.log;
+  try {
+    const doc = await runScrape(account.request, { config: services.config, log, registry: services.registry, blobs: services.blobs }, signal);
+    account.finish(doc);
+    const document = JSON.stringify(doc);
+    if (!data.options.zeroDataRetention) {
+      await saveDocument(services.db, {
+        id: data.scrapeId,
+        jobId: data.jobId ?? null,
+        teamId: data.teamId,
+        url: String(doc.metadata.url),
+        sourceUrl: data.sourceURL,
+        statusCode: Number(doc.metadata.statusCode),
+        body: document,
+      });
+      if (data.options.storeInCache) await indexScrapedDocument(services.db, doc, log);
+    }
+    await account.charge();
+    return { document };
+  } catch (error) {
+    await account.failed(error);
+    throw error;
+  } finally {
+    await account.release();
+  }
+}
+
+/** Registers the scrape worker on the queue. */
+export async function startScrapeWorker(services: Services): Promise<void> {
+  await services.queue.process<ScrapeJobData, ScrapeJobResult>(
+    SCRAPE_QUEUE,
+    (job, signal) => handleScrapeJob(services, job.data, signal),
+    { concurrency: services.config.workerConcurrency },
+  );
+}

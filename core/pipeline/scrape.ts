@@ -1,0 +1,259 @@
+/**
+ * The scrape pipeline: one URL in, one Document out (compat.md §3). Steps: pick the engine by the
+ * features the request needs, fetch (retrying a JavaScript shell in the browser), pick the parser by
+ * content, parse, then run the requested formats in dependency order and assemble the document with
+ * its metadata. No HTTP or queue code here: the worker and tests call `runScrape` directly.
+ */
+import type { ResolvedConfig } from '../config.ts';
+import type { Logger } from '../log.ts';
+import type { Registry } from '../registry.ts';
+import type { BlobStore } from '../blobs.ts';
+import type { EngineRequest, EngineResponse, FormatInput, FormatPlugin, ParsedDocument, PluginContext, ProfileHandle } from '../plugin.ts';
+import type { ScrapeOptions } from '../http/models/scrape.ts';
+import { TrawlError } from '../errors.ts';
+import { requiredFeatures, selectEngine, selectParser } from './select.ts';
+import { needsJavaScript } from './needs-js.ts';
+import { proxyAttempts, proxyAnswerError, routeFailed, worthRetrying, type FetchAttempt } from './proxy.ts';
+import { cacheOnly, cacheOnlyMiss, type ScrapeCache } from '../cache/index.ts';
+import type { ProfileOpener } from '../profiles/index.ts';
+import { cleanHtml } from '../../parsers/html/clean.ts';
+
+/** A Document: requested format fields plus `metadata` (compat.md §3). */
+export type Document = Record<string, unknown> & { metadata: Record<string, unknown> };
+
+export interface ScrapeRequest {
+  scrapeId: string;
+  /** Normalized absolute URL to fetch. */
+  url: string;
+  /** The URL exactly as the user sent it (metadata.sourceURL, unnormalized). */
+  sourceURL: string;
+  options: ScrapeOptions;
+}
+
+export interface ScrapeDeps {
+  config: ResolvedConfig;
+  log: Logger;
+  registry: Registry;
+  blobs: BlobStore;
+  /** The scrape cache (core/cache); without it nothing is cached and cache-only requests miss. */
+  cache?: ScrapeCache;
+  /** Opens named profiles for the caller's team (core/profiles); without it `profile` is ignored. */
+  profiles?: ProfileOpener;
+}
+
+/** A profile lock outlives the scrape's timeout by this much, ms (a crashed worker frees it then). */
+const PROFILE_LEASE_GRACE_MS = 60_000;
+
+/** Format plugins by name (used for validation and ordering). */
+export async function formatPlugins(registry: Registry): Promise<Map<string, FormatPlugin>> {
+  return new Map((await registry.all('format')).map((f) => [f.name, f]));
+}
+
+/** Orders requested formats so that each runs after the formats it `needs` (which run even if not requested). */
+function formatOrder(requested: string[], plugins: Map<string, FormatPlugin>): string[] {
+  const out: string[] = [];
+  const visit = (name: string, stack: string[]) => {
+    if (out.includes(name)) return;
+    if (stack.includes(name)) throw new TrawlError('UNKNOWN_ERROR', `[pipeline] format dependency cycle: ${[...stack, name].join(' -> ')}`);
+    for (const dep of plugins.get(name)?.needs ?? []) visit(dep, [...stack, name]);
+    out.push(name);
+  };
+  for (const name of requested) visit(name, []);
+  return out;
+}
+
+/**
+ * Fetches with the engine the request needs, along the proxy plan of core/pipeline/proxy.ts: a
+ * blocked answer or a failed route moves on to the next attempt (`proxy: auto`).
+ */
+async function fetchWithEngine(req: ScrapeRequest, deps: ScrapeDeps, ctx: PluginContext, profile?: ProfileHandle): Promise<EngineResponse> {
+  const attempts = await proxyAttempts(req.options, deps.registry, deps.config);
+  let previous: EngineResponse | undefined;
+  for (const [i, attempt] of attempts.entries()) {
+    const last = i === attempts.length - 1;
+    try {
+      const response = await fetchOnce(req, deps, ctx, attempt, profile);
+      const refused = proxyAnswerError(response, attempt.route);
+      if (refused) throw refused;
+      const next = attempts[i + 1];
+      const sameAgain = next && next.route === attempt.route && (await usedBrowser(deps, response));
+      if (last || sameAgain || !worthRetrying(response, attempt.route) || ctx.signal.aborted) return response;
+      ctx.log.info({ status: response.statusCode, route: attempt.route?.name ?? 'direct' }, 'the answer looks blocked; trying the next proxy route');
+      previous = response;
+    } catch (error) {
+      const e = TrawlError.wrap(error);
+      const next = attempts[i + 1];
+      if (last || ctx.signal.aborted || next?.after !== 'block-or-failure' || !routeFailed(e)) {
+        if (previous) return previous;
+        throw e;
+      }
+      ctx.log.info({ code: e.code, route: attempt.route?.name ?? 'direct' }, 'the proxy route failed; trying the next one');
+    }
+  }
+  throw new TrawlError('SCRAPE_ALL_ENGINES_FAILED', `[pipeline] no fetch attempt answered for ${req.sourceURL}`);
+}
+
+/** Whether the engine that answered already runs JavaScript (a retry in the browser would change nothing). */
+async function usedBrowser(deps: ScrapeDeps, response: EngineResponse): Promise<boolean> {
+  return (await deps.registry.all('engine')).some((e) => e.name === response.engine && e.features.includes('js'));
+}
+
+/** One fetch on one route: the cheapest engine covering the request, a JavaScript shell retried in the browser. */
+async function fetchOnce(req: ScrapeRequest, deps: ScrapeDeps, ctx: PluginContext, attempt: FetchAttempt, profile?: ProfileHandle): Promise<EngineResponse> {
+  const { registry, config } = deps;
+  const engines = await registry.all('engine');
+  const formats = await formatPlugins(registry);
+  const need = requiredFeatures(req.options, formats);
+  if (attempt.preferBrowser && engines.some((e) => e.features.includes('js'))) need.add('js');
+  const engine = selectEngine(engines, need);
+  const headers: Record<string, string> = { ...(req.options.headers ?? {}) };
+  const languages = req.options.location?.languages;
+  if (languages?.length && !Object.keys(headers).some((h) => h.toLowerCase() === 'accept-language')) {
+    headers['accept-language'] = languages.map((l, i) => (i === 0 ? l : `${l};q=${Math.max(0.1, 1 - i * 0.1).toFixed(1)}`)).join(', ');
+  }
+  const remaining = () => Math.max(1, ctx.deadline - Date.now());
+  const engineRequest: EngineRequest = {
+    url: req.url, headers, options: req.options, timeoutMs: remaining(), allowPrivateTargets: config.allowPrivateTargets, proxy: attempt.route, profile,
+  };
+  const log = ctx.log.child({ engine: engine.name });
+  const response = await engine.fetch(engineRequest, { ...ctx, log });
+  // A client-rendered shell fetched without JavaScript: render it in a browser when there is one.
+  if (!engine.features.includes('js') && response.contentType.includes('html') && response.text && needsJavaScript(response.text)) {
+    const js = engines.filter((e) => e.features.includes('js')).sort((a, b) => a.cost - b.cost)[0];
+    if (js) {
+      log.debug({ url: req.url }, 'page needs JavaScript; retrying in the browser');
+      return js.fetch({ ...engineRequest, timeoutMs: remaining() }, { ...ctx, log: ctx.log.child({ engine: js.name }) });
+    }
+  }
+  return response;
+}
+
+async function parse(response: EngineResponse, req: ScrapeRequest, deps: ScrapeDeps, ctx: PluginContext): Promise<ParsedDocument> {
+  const parsers = await deps.registry.all('parser');
+  const input = { bytes: response.body, contentType: response.contentType, url: response.url, text: response.text };
+  const parser = selectParser(parsers, input);
+  if (!parser) {
+    throw new TrawlError('SCRAPE_UNSUPPORTED_FILE_ERROR', `Trawl cannot read content of type ${response.contentType} from ${response.url}.`);
+  }
+  const requested = req.options.parsers.find((p) => p.type === parser.name);
+  if (parser.optIn && !requested) {
+    // interface.md `parsers`: without the parser, the file comes back base64-encoded (1 flat credit).
+    return { metadata: {}, markdown: undefined, rawBase64: Buffer.from(response.body).toString('base64') } as ParsedDocument;
+  }
+  return parser.parse(input, requested ?? { type: parser.name }, { ...ctx, log: ctx.log.child({ plugin: parser.name }) });
+}
+
+/**
+ * Scrapes one URL: from the cache when a fresh enough copy answers the request (core/cache), else
+ * fresh (with the request's profile opened for the scrape, core/profiles), filing the result in the
+ * cache when the request allows it.
+ * @param req     what to scrape, with resolved options
+ * @param deps    config, logger, registry, blob store, and optionally the cache and profiles
+ * @param signal  aborted on cancel; the scrape also stops at `options.timeout` ms
+ * @returns the Document (not yet serialized)
+ * @throws TrawlError from engines, parsers and formats (SCRAPE_TIMEOUT on the deadline);
+ *         SCRAPE_NO_CACHED_DATA / SCRAPE_LOCKDOWN_CACHE_MISS (404) for cache-only misses;
+ *         CONFLICT (409) when another saving session holds the profile
+ */
+export async function runScrape(req: ScrapeRequest, deps: ScrapeDeps, signal?: AbortSignal): Promise<Document> {
+  const cached = deps.cache ? await deps.cache.lookup(req) : undefined;
+  if (cached) return cached;
+  if (!deps.cache && cacheOnly(req.options)) throw cacheOnlyMiss(req.options);
+  const profile =
+    req.options.profile && deps.profiles
+      ? await deps.profiles(req.options.profile, req.scrapeId, req.options.timeout + PROFILE_LEASE_GRACE_MS)
+      : undefined;
+  try {
+    const doc = await scrapeFresh(req, deps, signal, profile?.handle);
+    await deps.cache?.store(req, doc);
+    return doc;
+  } finally {
+    await profile?.release();
+  }
+}
+
+async function scrapeFresh(req: ScrapeRequest, deps: ScrapeDeps, signal: AbortSignal | undefined, profile: ProfileHandle | undefined): Promise<Document> {
+  const started = Date.now();
+  const deadline = started + req.options.timeout;
+  const timeoutSignal = AbortSignal.timeout(req.options.timeout);
+  const ctx: PluginContext = {
+    config: deps.config,
+    log: deps.log,
+    blobs: deps.blobs,
+    deadline,
+    signal: signal ? AbortSignal.any([signal, timeoutSignal]) : timeoutSignal,
+  };
+  const guard = <T>(p: Promise<T>): Promise<T> =>
+    Promise.race([
+      p,
+      new Promise<never>((_, reject) => {
+        const fail = () =>
+          reject(
+            signal?.aborted
+              ? new TrawlError('SCRAPE_JOB_CANCELLED', 'The scrape was cancelled.')
+              : new TrawlError('SCRAPE_TIMEOUT', `Scrape of ${req.sourceURL} timed out after ${req.options.timeout} ms. Raise "timeout" (max 300000) or retry.`),
+          );
+        if (ctx.signal.aborted) fail();
+        ctx.signal.addEventListener('abort', fail, { once: true });
+      }),
+    ]);
+
+  const response = await guard(fetchWithEngine(req, deps, ctx, profile));
+  const parsed = await guard(parse(response, req, deps, ctx));
+  const plugins = await formatPlugins(deps.registry);
+
+  const isHtml = parsed.html !== undefined;
+  let cleaned: string | undefined;
+  const input: FormatInput = {
+    sourceURL: req.sourceURL,
+    url: response.url,
+    options: req.options,
+    response,
+    parsed,
+    rawHtml: () => (isHtml ? (response.text ?? parsed.html) : undefined),
+    cleanedHtml: () => {
+      if (!isHtml) return undefined;
+      cleaned ??= cleanHtml(parsed.html!, {
+        url: response.url,
+        onlyMainContent: req.options.onlyMainContent,
+        includeTags: req.options.includeTags,
+        excludeTags: req.options.excludeTags,
+      });
+      return cleaned;
+    },
+    outputs: {},
+  };
+
+  const requested = req.options.formats.map((f) => f.type);
+  const fields: Record<string, Record<string, unknown>> = {};
+  for (const name of formatOrder(requested, plugins)) {
+    const plugin = plugins.get(name)!;
+    const spec = req.options.formats.find((f) => f.type === name) ?? { type: name };
+    const log = ctx.log.child({ plugin: `format:${name}` });
+    const out = await guard(Promise.resolve(plugin.produce(input, spec, { ...ctx, log })));
+    fields[name] = out;
+    input.outputs[name] = out[name];
+  }
+
+  const doc: Record<string, unknown> = {};
+  for (const name of requested) Object.assign(doc, fields[name]);
+  if ((parsed as { rawBase64?: string }).rawBase64 !== undefined && doc.markdown === undefined) {
+    doc.rawBase64 = (parsed as { rawBase64?: string }).rawBase64;
+  }
+  if (response.actions) doc.actions = response.actions;
+  if (parsed.pages) doc.pages = parsed.pages;
+  if (parsed.blocks) doc.blocks = parsed.blocks;
+  if (parsed.warning) doc.warning = parsed.warning;
+  doc.metadata = {
+    ...parsed.metadata,
+    sourceURL: req.sourceURL,
+    url: response.url,
+    statusCode: response.statusCode,
+    scrapeId: req.scrapeId,
+    contentType: response.headers['content-type'] ?? response.contentType,
+    proxyUsed: response.proxyUsed ?? 'basic',
+    creditsUsed: parsed.billablePages ?? 1,
+  };
+  ctx.log.debug({ url: req.url, ms: Date.now() - started, engine: response.engine }, 'scraped');
+  return doc as Document;
+}

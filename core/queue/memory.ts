@@ -1,0 +1,218 @@
+/**
+ * In-process queue driver (no REDIS_URL). Jobs are rows of `queue_jobs` (memory-store.ts) and run in
+ * this process, at most `concurrency` per queue; the database decides which job is next, so priority
+ * and delays hold across restarts. On start, jobs a stopped process left active are put back to waiting
+ * and run again. Meant for one process per database: with several processes, use Redis (bullmq.ts).
+ */
+import type { Database } from '../db/client.ts';
+import { TrawlError } from '../errors.ts';
+import type { Logger } from '../log.ts';
+import { QueueStore, type ClaimedRow } from './memory-store.ts';
+import {
+  DEFAULT_CLOSE_GRACE_MS,
+  KEEP_FINISHED_MS,
+  assertQueueName,
+  cancelledError,
+  classifyFailure,
+  closedError,
+  notFoundError,
+  resolveJobOptions,
+  retryDelayMs,
+  serializeData,
+} from './shared.ts';
+import type { JobHandler, JobOptions, QueueCounts, QueueDriver, QueueJob } from './types.ts';
+import { Waiters, jsonCopy, type Outcome } from './waiters.ts';
+
+export interface MemoryQueueOptions {
+  /** How often idle queues and waiters look at the table again, ms (a safety net; default 5000). */
+  pollMs?: number;
+  /** Finished jobs stay readable by `waitFor` this long, ms (default 1 h). */
+  keepFinishedMs?: number;
+}
+
+interface Runner {
+  queue: string;
+  handler: JobHandler<unknown, unknown>;
+  concurrency: number;
+  active: Map<string, { controller: AbortController; cancelled: boolean; done: Promise<void> }>;
+  pumping: boolean;
+  again: boolean;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+/**
+ * Opens the in-process driver on `db` and resumes interrupted jobs (they run once `process` is called
+ * for their queue).
+ */
+export async function createMemoryQueue(db: Database, log: Logger, options: MemoryQueueOptions = {}): Promise<QueueDriver> {
+  const store = new QueueStore(db);
+  const pollMs = options.pollMs ?? 5_000;
+  const keepMs = options.keepFinishedMs ?? KEEP_FINISHED_MS;
+  const waiters = new Waiters(log);
+  const runners = new Map<string, Runner>();
+  let closing = false;
+  let abandoned = false; // past the close grace: running handlers' outcomes are dropped
+
+  const resumed = await store.resumeInterrupted();
+  if (resumed > 0) log.info({ jobs: resumed }, 'resuming interrupted queue jobs');
+  await store.prune(keepMs);
+  const pruneTimer = setInterval(() => store.prune(keepMs).catch((e) => log.warn({ err: e }, 'queue prune failed')), 600_000);
+  pruneTimer.unref?.();
+  const pollTimer = setInterval(() => runners.forEach((r) => void pump(r)), pollMs);
+  pollTimer.unref?.();
+
+  async function pump(r: Runner): Promise<void> {
+    if (closing) return;
+    if (r.pumping) {
+      r.again = true;
+      return;
+    }
+    r.pumping = true;
+    try {
+      do {
+        r.again = false;
+        while (!closing && r.active.size < r.concurrency) {
+          const row = await store.claim(r.queue);
+          if (!row) break;
+          if (closing) return; // claimed during shutdown: left active, resumed on next start
+          start(r, row);
+        }
+      } while (r.again && !closing);
+      if (!closing && r.active.size < r.concurrency) await scheduleNext(r);
+    } catch (e) {
+      log.warn({ err: e, queue: r.queue }, 'queue pump failed');
+    } finally {
+      r.pumping = false;
+    }
+  }
+
+  async function scheduleNext(r: Runner): Promise<void> {
+    const ms = await store.nextDueInMs(r.queue);
+    clearTimeout(r.timer);
+    if (ms === undefined) return;
+    r.timer = setTimeout(() => void pump(r), Math.min(Math.max(ms, 5), pollMs));
+    r.timer.unref?.();
+  }
+
+  function start(r: Runner, row: ClaimedRow): void {
+    const controller = new AbortController();
+    const entry = { controller, cancelled: false, done: Promise.resolve() };
+    r.active.set(row.id, entry);
+    entry.done = run(r, row, entry).finally(() => {
+      r.active.delete(row.id);
+      void pump(r);
+    });
+  }
+
+  async function run(r: Runner, row: ClaimedRow, entry: { controller: AbortController; cancelled: boolean }): Promise<void> {
+    const job: QueueJob<unknown> = { id: row.id, queue: row.queue, name: row.name, data: row.data, attempt: row.attempts, maxAttempts: row.max_attempts };
+    let outcome: Outcome;
+    let retryIn: number | undefined;
+    try {
+      outcome = { ok: true, value: jsonCopy(await r.handler(job, entry.controller.signal)) };
+    } catch (e) {
+      const { error, retry } = classifyFailure(e, job.attempt, job.maxAttempts, entry.cancelled);
+      outcome = { ok: false, error };
+      if (retry) retryIn = retryDelayMs(row.backoff_ms, job.attempt);
+    }
+    if (abandoned) return;
+    try {
+      if (outcome.ok) await store.complete(row.id, JSON.stringify(outcome.value));
+      else if (retryIn !== undefined) await store.retry(row.id, outcome.error.toJSON(), retryIn);
+      else await store.fail(row.id, outcome.error.toJSON());
+    } catch (e) {
+      log.error({ err: e, jobId: row.id }, 'could not record queue job outcome');
+    }
+    if (retryIn !== undefined) {
+      log.debug({ jobId: row.id, attempt: job.attempt, code: !outcome.ok && outcome.error.code, retryIn }, 'queue job will retry');
+      return;
+    }
+    if (!outcome.ok) log.debug({ jobId: row.id, code: outcome.error.code }, 'queue job failed');
+    waiters.settle(row.id, outcome.ok ? outcome : { ok: false, error: TrawlError.fromJSON(outcome.error.toJSON()) });
+  }
+
+  async function probe(jobId: string): Promise<Outcome | undefined> {
+    const row = await store.status(jobId);
+    if (!row) return { ok: false, error: notFoundError(jobId) };
+    if (row.status === 'completed') return { ok: true, value: row.result };
+    if (row.status === 'failed') return { ok: false, error: TrawlError.fromJSON(row.error ?? {}) };
+    return undefined;
+  }
+
+  function activeEntry(jobId: string) {
+    for (const r of runners.values()) {
+      const entry = r.active.get(jobId);
+      if (entry) return entry;
+    }
+    return undefined;
+  }
+
+  return {
+    kind: 'memory',
+
+    async add<T>(queue: string, name: string, data: T, opts?: JobOptions): Promise<string> {
+      if (closing) throw closedError();
+      assertQueueName(queue);
+      const o = resolveJobOptions(opts);
+      await store.insert(queue, name, serializeData(data), o);
+      const r = runners.get(queue);
+      if (r) void pump(r);
+      return o.id;
+    },
+
+    async process<T, R>(queue: string, handler: JobHandler<T, R>, opts: { concurrency: number }): Promise<void> {
+      if (closing) throw closedError();
+      assertQueueName(queue);
+      if (runners.has(queue)) throw new Error(`Queue ${queue} already has a processor in this process`);
+      const concurrency = Math.max(1, Math.floor(opts.concurrency));
+      const r: Runner = { queue, handler: handler as JobHandler<unknown, unknown>, concurrency, active: new Map(), pumping: false, again: false };
+      runners.set(queue, r);
+      void pump(r);
+    },
+
+    async waitFor<R>(jobId: string, timeoutMs: number): Promise<R> {
+      if (closing) throw closedError();
+      return waiters.wait<R>(jobId, timeoutMs, pollMs, () => probe(jobId));
+    },
+
+    async cancel(jobId: string): Promise<boolean> {
+      const running = activeEntry(jobId);
+      if (running) {
+        running.cancelled = true;
+        running.controller.abort(cancelledError(jobId));
+        return true;
+      }
+      if (await store.removeWaiting(jobId)) {
+        waiters.settle(jobId, { ok: false, error: cancelledError(jobId) });
+        return true;
+      }
+      const late = activeEntry(jobId); // claimed while we were deleting
+      if (late) {
+        late.cancelled = true;
+        late.controller.abort(cancelledError(jobId));
+        return true;
+      }
+      return false;
+    },
+
+    counts: (queue: string): Promise<QueueCounts> => store.counts(queue),
+
+    ping: () => db.ping(),
+
+    async close(graceMs = DEFAULT_CLOSE_GRACE_MS): Promise<void> {
+      if (closing) return;
+      closing = true;
+      clearInterval(pruneTimer);
+      clearInterval(pollTimer);
+      for (const r of runners.values()) clearTimeout(r.timer);
+      const running = [...runners.values()].flatMap((r) => [...r.active.values()]);
+      let graceTimer: ReturnType<typeof setTimeout> | undefined;
+      const grace = new Promise<void>((resolve) => (graceTimer = setTimeout(resolve, graceMs)));
+      await Promise.race([Promise.all(running.map((e) => e.done)), grace]);
+      clearTimeout(graceTimer);
+      abandoned = true;
+      for (const e of running) e.controller.abort(closedError());
+      waiters.rejectAll(closedError());
+    },
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * Process modes of the one executable: `serve` (API + worker + scheduler in one process, the embedded
+ * default), `api`, `worker`, `scheduler`. Opens the services, starts what the mode needs, and shuts
+ * down cleanly on SIGINT/SIGTERM (HTTP first, then the queue lets running jobs finish, then browsers
+ * and the database).
+ */
+import { ConfigError, type ResolvedConfig } from './config.ts';
+import type { OpenDatabaseOptions } from './db/client.ts';
+import type { Logger } from './log.ts';
+import { openServices, type Services } from './services.ts';
+import { startScheduler } from './scheduler.ts';
+import { startScrapeWorker } from './jobs/scrape.ts';
+import { startCrawlWorker } from './jobs/crawl.ts';
+import { bootstrapAdminKey } from './auth/keys.ts';
+import { closeLimits } from './limits/index.ts';
+
+export type Mode = 'serve' | 'api' | 'worker' | 'scheduler';
+
+export interface Running {
+  services: Services;
+  /** The listening port when the mode serves HTTP. */
+  port?: number;
+  stop(): Promise<void>;
+}
+
+/** Starts every worker kind this process runs. */
+async function startWorkers(services: Services): Promise<void> {
+  await startScrapeWorker(services);
+  await startCrawlWorker(services);
+}
+
+/**
+ * Starts a mode.
+ * @param onAdminKey called with a freshly created admin key on an empty instance (printed once)
+ */
+export async function start(
+  mode: Mode,
+  config: ResolvedConfig,
+  log: Logger,
+  onAdminKey?: (key: string) => void,
+  dbOptions: OpenDatabaseOptions = {},
+): Promise<Running> {
+  if (mode !== 'serve' && (!config.databaseUrl || !config.redisUrl)) {
+    throw new ConfigError(
+      `Mode "${mode}" shares work with other processes, so it needs DATABASE_URL (Postgres) and REDIS_URL (queue). ` +
+        'Run "trawl serve" for the single-process embedded default.',
+    );
+  }
+  const services = await openServices(config, log, undefined, dbOptions);
+  const stops: (() => Promise<void> | void)[] = [() => closeLimits(services)];
+  let port: number | undefined;
+  if (config.auth === 'keys' && (mode === 'serve' || mode === 'api')) {
+    const created = await bootstrapAdminKey(services.db, config.team.credits, config.team.concurrency);
+    if (created) onAdminKey?.(created.key);
+  }
+  if (mode === 'serve' || mode === 'worker') await startWorkers(services);
+  if (mode === 'serve' || mode === 'scheduler') stops.push(startScheduler(services));
+  if (mode === 'serve' || mode === 'api') {
+    const { createApp } = await import('./http/app.ts');
+    const app = createApp(services).listen({ port: config.port, hostname: config.host });
+    port = app.server?.port;
+    log.info({ port, host: config.host, mode, database: services.db.kind, queue: services.queue.kind }, 'trawl listening');
+    stops.push(async () => {
+      await app.stop();
+    });
+  } else {
+    log.info({ mode, database: services.db.kind, queue: services.queue.kind }, 'trawl started');
+  }
+  let stopping: Promise<void> | undefined;
+  return {
+    services,
+    port,
+    stop() {
+      stopping ??= (async () => {
+        for (const s of stops.reverse()) await s();
+        await services.close();
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * The scheduler mode: periodic housekeeping that must run once per deployment, not once per worker —
+ * deleting expired documents (24 h retention, interface.md Limits) and other timed work later issues
+ * add (monitors, webhook retries). Each task is a named function run on an interval.
+ */
+import type { Services } from './services.ts';
+
+export interface ScheduledTask {
+  name: string;
+  /** Interval between runs, ms. */
+  everyMs: number;
+  run(services: Services): Promise<void>;
+}
+
+/** Built-in tasks. */
+export const TASKS: ScheduledTask[] = [
+  {
+    name: 'expire-documents',
+    everyMs: 10 * 60_000,
+    async run(services) {
+      await services.db.query('delete from documents where expires_at is not null and expires_at < now()');
+    },
+  },
+  {
+    name: 'sweep-blobs',
+    everyMs: 30 * 60_000,
+    async run(services) {
+      await services.blobs.sweep?.();
+    },
+  },
+];
+
+/**
+ * Starts every task on its interval; returns a function that stops them.
+ * Task failures are logged, never thrown.
+ */
+export function startScheduler(services: Services, tasks: ScheduledTask[] = TASKS): () => void {
+  const log = services.log.child({ component: 'scheduler' });
+  const timers = tasks.map((task) => {
+    const tick = () =>
+      task.run(services).catch((err) => log.warn({ err, task: task.name }, 'scheduled task failed'));
+    return setInterval(tick, task.everyMs);
+  });
+  return () => timers.forEach(clearInterval);
+}

@@ -1,0 +1,155 @@
+/**
+ * The local search index: PostgreSQL full-text search over the pages this instance has scraped
+ * (table `search_index`, migration 0004). Works the same on PGlite and PostgreSQL. Queries keep web
+ * search habits: all words must match first (websearch syntax: "phrases", -word, or), then pages
+ * matching any word fill the remaining places; `site:`/`filetype:` operators, time filters, language
+ * and safe search become SQL conditions. Snippets come from `ts_headline` over the stored text.
+ */
+import type { Queryable } from '../db/client.ts';
+import type { SearchIndexKind } from '../db/schema/search.ts';
+import type { ParsedQuery } from './operators.ts';
+
+export interface IndexedPage {
+  url: string;
+  host: string;
+  path: string;
+  title: string;
+  description: string;
+  content: string;
+  kind: SearchIndexKind;
+  filetype: string;
+  language?: string;
+  imageUrl?: string;
+  imageWidth?: number;
+  imageHeight?: number;
+  adult: boolean;
+  publishedAt?: Date;
+}
+
+/** Inserts or refreshes a page (keyed by URL). */
+export async function upsertPage(db: Queryable, p: IndexedPage): Promise<void> {
+  await db.query(
+    `INSERT INTO search_index (url, host, path, title, description, content, kind, filetype, language, image_url,
+       image_width, image_height, adult, published_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, now())
+     ON CONFLICT (url) DO UPDATE SET host = EXCLUDED.host, path = EXCLUDED.path, title = EXCLUDED.title,
+       description = EXCLUDED.description, content = EXCLUDED.content, kind = EXCLUDED.kind, filetype = EXCLUDED.filetype,
+       language = EXCLUDED.language, image_url = EXCLUDED.image_url, image_width = EXCLUDED.image_width,
+       image_height = EXCLUDED.image_height, adult = EXCLUDED.adult,
+       published_at = coalesce(EXCLUDED.published_at, search_index.published_at), updated_at = now()`,
+    [p.url, p.host, p.path, p.title, p.description, p.content, p.kind, p.filetype, p.language ?? null, p.imageUrl ?? null,
+      p.imageWidth ?? null, p.imageHeight ?? null, p.adult, p.publishedAt ?? null],
+  );
+}
+
+export interface LocalQuery {
+  parsed: ParsedQuery;
+  source: 'web' | 'news' | 'images';
+  limit: number;
+  /** Publication (else index) time bounds, ms since epoch. */
+  from?: number;
+  to?: number;
+  sortByDate?: boolean;
+  /** Language prefix (`en`); pages in another known language are left out. */
+  lang?: string;
+  safe?: boolean;
+  /** Query-relevant snippet (true) or the stored description (false). */
+  highlights: boolean;
+}
+
+export interface LocalHit {
+  url: string;
+  title: string;
+  description: string;
+  headline: string | null;
+  publishedAt: Date | null;
+  updatedAt: Date;
+  imageUrl: string | null;
+  imageWidth: number | null;
+  imageHeight: number | null;
+}
+
+/** Builds the WHERE conditions other than the text match; `params` receives their values. */
+function filters(q: LocalQuery, params: unknown[]): string[] {
+  const where: string[] = [];
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  const site = (c: { host: string; path: string }) => {
+    const host = c.host.replace(/^www\./, '');
+    const hostSql = `(host = ${p(host)} OR host = ${p(`www.${host}`)} OR host LIKE ${p(`%.${host.replace(/[\\%_]/g, '\\$&')}`)})`;
+    if (!c.path) return hostSql;
+    return `(${hostSql} AND (path = ${p(c.path)} OR path LIKE ${p(`${c.path.replace(/[\\%_]/g, '\\$&')}/%`)}))`;
+  };
+  for (const group of q.parsed.groups) {
+    where.push(`(${group.map((c) => (c.kind === 'site' ? site(c) : `filetype = ${p(c.ext)}`)).join(' OR ')})`);
+  }
+  for (const e of q.parsed.exclude) where.push(`NOT ${site(e)}`);
+  if (q.source === 'news') where.push(`kind = 'news'`);
+  if (q.source === 'images') {
+    where.push('image_url IS NOT NULL');
+    const size = q.parsed.imageSize;
+    if (size?.larger) where.push(`image_width >= ${p(size.width)} AND image_height >= ${p(size.height)}`);
+    else if (size) where.push(`image_width = ${p(size.width)} AND image_height = ${p(size.height)}`);
+  }
+  if (q.from !== undefined) where.push(`coalesce(published_at, updated_at) >= ${p(new Date(q.from))}`);
+  if (q.to !== undefined) where.push(`coalesce(published_at, updated_at) <= ${p(new Date(q.to))}`);
+  if (q.lang) where.push(`(language IS NULL OR language LIKE ${p(`${q.lang.toLowerCase().slice(0, 2)}%`)})`);
+  if (q.safe) where.push('NOT adult');
+  return where;
+}
+
+/** Words and phrases of the query text split into positive and negated parts (websearch syntax). */
+function splitTerms(text: string): { positive: string[]; negative: string[] } {
+  const positive: string[] = [];
+  const negative: string[] = [];
+  for (const m of text.matchAll(/-?"[^"]*"?|[^\s"]+/g)) {
+    const t = m[0];
+    if (t === 'OR' || t === '|' || t === 'AND' || t === '(' || t === ')') continue;
+    if (t.startsWith('-') && t.length > 1) negative.push(t.slice(1));
+    else positive.push(t);
+  }
+  return { positive, negative };
+}
+
+/**
+ * Searches the index.
+ * @returns at most `limit` hits, best first (newest first with `sortByDate`)
+ */
+export async function searchPages(db: Queryable, q: LocalQuery): Promise<LocalHit[]> {
+  const { positive, negative } = splitTerms(q.parsed.text);
+  const run = async (tsquery: string, args: string[], exclude: string[], limit: number): Promise<LocalHit[]> => {
+    const params: unknown[] = [...args];
+    const where = [`tsv @@ (${tsquery})`, ...filters(q, params)];
+    if (exclude.length) {
+      params.push(exclude);
+      where.push(`url <> ALL($${params.length}::text[])`);
+    }
+    params.push(limit);
+    const [inner, outer] = q.sortByDate
+      ? ['coalesce(published_at, updated_at) DESC, rank DESC', 'coalesce(s.published_at, s.updated_at) DESC, top.rank DESC']
+      : ['rank DESC, coalesce(published_at, updated_at) DESC', 'top.rank DESC, coalesce(s.published_at, s.updated_at) DESC'];
+    const headline = q.highlights
+      ? `ts_headline('english', left(s.content, 20000), (${tsquery}), 'MaxWords=28, MinWords=12, MaxFragments=2, FragmentDelimiter=" … ", StartSel="", StopSel=""')`
+      : 'NULL';
+    return db.query<LocalHit>(
+      `WITH top AS MATERIALIZED (
+         SELECT url, ts_rank_cd(tsv, (${tsquery}), 32) AS rank FROM search_index
+         WHERE ${where.join(' AND ')} ORDER BY ${inner} LIMIT $${params.length})
+       SELECT s.url, s.title, s.description, ${headline} AS headline,
+              s.published_at AS "publishedAt", s.updated_at AS "updatedAt", s.image_url AS "imageUrl",
+              s.image_width AS "imageWidth", s.image_height AS "imageHeight"
+       FROM top JOIN search_index s ON s.url = top.url ORDER BY ${outer}`,
+      params,
+    );
+  };
+  const all = await run(`websearch_to_tsquery('english', $1)`, [q.parsed.text], [], q.limit);
+  // Fewer hits than asked with every word required: fill up with pages matching any word, ranked after.
+  if (all.length >= q.limit || positive.length < 2) return all;
+  const args = [positive.join(' or ')];
+  if (negative.length) args.push(negative.map((n) => `-${n}`).join(' '));
+  const tsquery = `websearch_to_tsquery('english', $1)${negative.length ? ` && websearch_to_tsquery('english', $2)` : ''}`;
+  const extra = await run(tsquery, args, all.map((h) => h.url), q.limit - all.length);
+  return [...all, ...extra];
+}

@@ -1,0 +1,70 @@
+/**
+ * The services one process runs on: database, queue, plugin registry, blob store, the loaded format
+ * plugins. `openServices` opens them from the resolved config; `close` shuts them down in reverse
+ * order (queue first so running jobs finish, then browsers, then the database).
+ */
+import { join } from 'node:path';
+import type { ResolvedConfig } from './config.ts';
+import type { Logger } from './log.ts';
+import type { FormatPlugin } from './plugin.ts';
+import type { BlobStore } from './blobs.ts';
+import { openDatabase, type Database, type OpenDatabaseOptions } from './db/client.ts';
+import { openQueue } from './queue/index.ts';
+import type { QueueDriver } from './queue/types.ts';
+import { Registry } from './registry.ts';
+import { formatPlugins } from './pipeline/scrape.ts';
+import { createLocalBlobStore } from './blob-stores/local.ts';
+import { ensureBuiltinTeams } from './auth/authenticate.ts';
+
+export interface Services {
+  config: ResolvedConfig;
+  log: Logger;
+  db: Database;
+  queue: QueueDriver;
+  registry: Registry;
+  blobs: BlobStore;
+  formats: Map<string, FormatPlugin>;
+  /** Base of absolute URLs when no request is at hand (workers): TRAWL_PUBLIC_URL or the listen address. */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** Base URL for absolute links built outside a request. */
+export function defaultBaseUrl(config: ResolvedConfig): string {
+  if (config.publicUrl) return config.publicUrl;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+}
+
+/**
+ * Opens every service.
+ * @throws whatever the database or queue raise when they cannot be reached (startup fails loudly)
+ */
+export async function openServices(
+  config: ResolvedConfig,
+  log: Logger,
+  registry = new Registry(),
+  dbOptions: OpenDatabaseOptions = {},
+): Promise<Services> {
+  const db = await openDatabase(config, log.child({ component: 'db' }), dbOptions);
+  await ensureBuiltinTeams(db, config);
+  const queue = await openQueue(config, db, log.child({ component: 'queue' }));
+  const baseUrl = defaultBaseUrl(config);
+  const blobs = createLocalBlobStore(join(config.dataDir, 'blobs'), () => baseUrl);
+  const formats = await formatPlugins(registry);
+  return {
+    config,
+    log,
+    db,
+    queue,
+    registry,
+    blobs,
+    formats,
+    baseUrl,
+    async close() {
+      await queue.close(10_000).catch((e) => log.warn({ err: e }, 'queue close failed'));
+      for (const engine of await registry.loaded('engine')) await engine.close?.().catch(() => {});
+      await db.close().catch((e) => log.warn({ err: e }, 'database close failed'));
+    },
+  };
+}

@@ -1,0 +1,11 @@
+/**
+ * The `html` format: the cleaned HTML of the page (compat.md §2.1), i.e. `FormatInput.cleanedHtml()`:
+ * scripts, styles and hidden elements removed, URLs absolute, and onlyMainContent / includeTags /
+ * excludeTags applied (parsers/html/clean.ts). Empty string for documents without HTML.
+ */
+import { defineFormat } from '../core/plugin.ts';
+
+export default defineFormat({
+  name: 'html',
+  produce: (input) => ({ html: input.cleanedHtml() ?? '' }),
+});

@@ -1,0 +1,16 @@
+/**
+ * The `links` format: every unique absolute link of the whole raw page in document order (not only of
+ * the main content), http(s) and mailto, fragments kept, same-page `#...` links dropped. Rules and
+ * reasons in parsers/html/links.ts.
+ */
+import { defineFormat } from '../core/plugin.ts';
+
+export default defineFormat({
+  name: 'links',
+  async produce(input) {
+    const html = input.rawHtml() ?? input.parsed.html ?? '';
+    if (!html) return { links: [] };
+    const { extractLinks } = await import('../parsers/html/links.ts');
+    return { links: extractLinks(html, input.url) };
+  },
+});

@@ -1,0 +1,11 @@
+/**
+ * The `rawHtml` format: the page HTML exactly as fetched (or as rendered by a browser engine), with no
+ * cleaning (compat.md §2.1). For documents that are not web pages, the HTML a parser produced (DOCX),
+ * else an empty string.
+ */
+import { defineFormat } from '../core/plugin.ts';
+
+export default defineFormat({
+  name: 'rawHtml',
+  produce: (input) => ({ rawHtml: input.rawHtml() ?? input.parsed.html ?? '' }),
+});

@@ -1,0 +1,132 @@
+/**
+ * The cleanup every output gets, with or without `onlyMainContent`: drops elements that never carry
+ * readable content (scripts, styles, templates, iframes, forms controls, SVG, comments), hidden
+ * elements (`hidden`, `aria-hidden="true"`, inline `display:none`/`visibility:hidden`) unless they hold
+ * most of the page (anti-flash-of-unstyled-content wrappers), heading permalink anchors (`¶`), line
+ * number gutters in code, tracking pixels, and flattens pathological nesting so later recursive steps
+ * (serialization, turndown) cannot overflow the stack.
+ */
+import {
+  detach,
+  elements,
+  HEADING_TAGS,
+  isTag,
+  normalizeSpace,
+  relink,
+  textOf,
+  type AnyNode,
+  type Element,
+  type ParentNode,
+} from './dom.ts';
+
+const DROP_TAGS = new Set([
+  'script', 'style', 'noscript', 'template', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'svg',
+  'canvas', 'link', 'meta', 'head', 'base', 'select', 'textarea', 'param', 'datalist', 'slot', 'portal',
+]);
+
+/** Deepest element nesting kept; deeper elements are unwrapped into their ancestor at this depth. */
+export const MAX_DEPTH = 160;
+
+const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
+const PERMALINK_TEXT = /^(?:|¶|#|§|🔗|∞|⚓|link|permalink|anchor|\u00b6\s*)$/i;
+const GUTTER = /(?:^|\s)(?:linenos?|lineno|line-numbers?(?:-rows)?|gutter|ln-num|hljs-ln-numbers)(?:\s|$)/i;
+
+function isHidden(el: Element): boolean {
+  const a = el.attribs;
+  if (a.hidden !== undefined) return true;
+  if (a['aria-hidden']?.toLowerCase() === 'true') return true;
+  if (el.name === 'input' && a.type?.toLowerCase() === 'hidden') return true;
+  return a.style !== undefined && HIDDEN_STYLE.test(a.style);
+}
+
+function isPermalink(el: Element): boolean {
+  if (el.name !== 'a') return false;
+  const parent = el.parent;
+  const grand = parent?.parent;
+  const inHeading = (n: typeof parent) => !!n && isTag(n) && (HEADING_TAGS.has(n.name) || n.name === 'dt');
+  if (!inHeading(parent) && !(parent && isTag(parent) && parent.name === 'span' && inHeading(grand ?? null))) return false;
+  const text = normalizeSpace(textOf(el));
+  if (!PERMALINK_TEXT.test(text)) return false;
+  const href = el.attribs.href ?? '';
+  return href.startsWith('#') || /anchor|headerlink|permalink|hash-link/i.test(el.attribs.class ?? '');
+}
+
+function isInPre(el: Element): boolean {
+  for (let p = el.parent; p; p = p.parent) if (isTag(p) && (p.name === 'pre' || p.name === 'code')) return true;
+  return false;
+}
+
+function isTrackingPixel(el: Element): boolean {
+  if (el.name !== 'img') return false;
+  const w = el.attribs.width?.trim();
+  const h = el.attribs.height?.trim();
+  return (w === '0' || w === '1') && (h === '0' || h === '1' || h === undefined);
+}
+
+/**
+ * Applies the always-on cleanup to `root` in place.
+ * @param root the document or its `body`
+ * @param minHiddenShare a hidden element holding at least this share of the text (0..1) is kept
+ */
+export function basicClean(root: ParentNode, minHiddenShare = 0.5): void {
+  removeComments(root);
+  const drop: AnyNode[] = [];
+  const hidden: Element[] = [];
+  for (const el of elements(root)) {
+    if (DROP_TAGS.has(el.name)) drop.push(el);
+    else if (el.name === 'input' && !(el.attribs.type === 'checkbox' && el.parent && isTag(el.parent) && el.parent.name === 'li')) drop.push(el);
+    else if (isHidden(el)) hidden.push(el);
+    else if (isPermalink(el) || isTrackingPixel(el)) drop.push(el);
+    else if ((el.name === 'button' || GUTTER.test(el.attribs.class ?? '')) && isInPre(el)) drop.push(el);
+    else if (el.name === 'td' && GUTTER.test(el.attribs.class ?? '')) drop.push(el);
+  }
+  for (const n of drop) detach(n);
+  if (hidden.length) {
+    const total = textOf(root).replace(/\s+/g, '').length || 1;
+    for (const el of hidden) {
+      if (!el.parent) continue;
+      const share = textOf(el).replace(/\s+/g, '').length / total;
+      if (share < minHiddenShare) detach(el);
+    }
+  }
+  flattenDeepNesting(root);
+}
+
+function removeComments(root: ParentNode): void {
+  const stack: ParentNode[] = [root];
+  while (stack.length) {
+    const p = stack.pop()!;
+    const before = p.children.length;
+    p.children = p.children.filter((c) => c.type !== 'comment' && c.type !== 'directive' && c.type !== 'cdata');
+    if (p.children.length !== before) relink(p);
+    for (const c of p.children) if (isTag(c)) stack.push(c);
+  }
+}
+
+/** Unwraps every element nested deeper than MAX_DEPTH, keeping its content (iterative). */
+export function flattenDeepNesting(root: ParentNode, maxDepth = MAX_DEPTH): void {
+  const stack: [ParentNode, number][] = [[root, 0]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (depth >= maxDepth) {
+      const flat: AnyNode[] = [];
+      collectLeaves(node, flat);
+      node.children = flat;
+      relink(node);
+      continue;
+    }
+    for (const c of node.children) if (isTag(c)) stack.push([c, depth + 1]);
+  }
+}
+
+/** Text nodes and empty elements under `node`, in document order. */
+function collectLeaves(node: ParentNode, out: AnyNode[]): void {
+  const stack: AnyNode[] = [...node.children].reverse();
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (isTag(n)) {
+      if (n.children.length === 0) out.push(n);
+      else for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+    } else if (n.type === 'text') out.push(n);
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * The cleaned HTML behind `FormatInput.cleanedHtml()` (the `html` format and the input of `markdown`):
+ * raw page HTML in, a cleaned HTML fragment out. Always: scripts, styles, hidden elements, comments,
+ * embeds and form controls removed, URLs absolute (respecting `<base href>`), lazy images resolved.
+ * Then, per scrape options (interface.md, Scrape options): `excludeTags` removes matches,
+ * `includeTags` keeps only matches (and then `onlyMainContent` is not applied: the caller chose the
+ * content), `onlyMainContent` (default true) keeps the main content (main-content.ts).
+ */
+import { bodyOf, elements, normalizeSpace, parseHtml, serializeHtml, textOf, type Document, type ParentNode } from './dom.ts';
+import { basicClean } from './basic-clean.ts';
+import { absolutizeUrls, baseUrlOf } from './urls.ts';
+import { applyExcludeTags, applyIncludeTags } from './selectors.ts';
+import { extractMainContent, safeCleanup } from './main-content.ts';
+import { blockFingerprints } from './fingerprints.ts';
+
+export interface CleanHtmlOptions {
+  /** Final page URL; relative URLs are resolved against it (or against `<base href>`). */
+  url: string;
+  /** Keep only the main content (interface.md default: true). */
+  onlyMainContent: boolean;
+  /** CSS selectors; only matching elements are kept (outermost matches, document order). */
+  includeTags?: string[];
+  /** CSS selectors; matching elements are removed. */
+  excludeTags?: string[];
+  /**
+   * Fingerprints of blocks repeated across the site (from `BoilerplateTracker.known()` during a crawl);
+   * removed when `onlyMainContent` is on.
+   */
+  boilerplate?: ReadonlySet<string>;
+}
+
+function pageTitles(doc: Document): string[] {
+  const out: string[] = [];
+  for (const el of elements(doc)) {
+    if (el.name === 'title' && out.length === 0) out.push(normalizeSpace(textOf(el)));
+    else if (el.name === 'meta' && (el.attribs.property === 'og:title' || el.attribs.name === 'twitter:title') && el.attribs.content) {
+      out.push(normalizeSpace(el.attribs.content));
+    } else if (el.name === 'body') break;
+  }
+  return out.filter(Boolean);
+}
+
+/** Parses and applies the always-on cleanup; returns the body (or the document when it has none). */
+function prepare(html: string, opts: CleanHtmlOptions): { titles: string[]; root: ParentNode } {
+  const doc = parseHtml(html);
+  const titles = pageTitles(doc);
+  const base = baseUrlOf(doc, opts.url);
+  const root = bodyOf(doc);
+  basicClean(root);
+  absolutizeUrls(root, base);
+  if (opts.excludeTags?.length) applyExcludeTags(root, opts.excludeTags);
+  return { titles, root };
+}
+
+/**
+ * Cleans a page's HTML for output.
+ * @param html raw page HTML (decoded text)
+ * @returns an HTML fragment (the body's cleaned content), entities encoded, trimmed
+ * @throws TrawlError BAD_REQUEST (400) when a selector in includeTags/excludeTags is invalid
+ */
+export function cleanHtml(html: string, opts: CleanHtmlOptions): string {
+  const { titles, root } = prepare(html, opts);
+  if (opts.includeTags?.length) {
+    applyIncludeTags(root, opts.includeTags);
+    return serializeHtml(root.children).trim();
+  }
+  if (!opts.onlyMainContent) return serializeHtml(root.children).trim();
+  const main = extractMainContent(root, { titles, boilerplate: opts.boilerplate });
+  if (main) return serializeHtml(main.nodes).trim();
+  const again = prepare(html, opts);
+  safeCleanup(again.root, { boilerplate: opts.boilerplate });
+  return serializeHtml(again.root.children).trim();
+}
+
+/**
+ * Block fingerprints of a page after the always-on cleanup, for `BoilerplateTracker.addPage` during a
+ * crawl (see fingerprints.ts).
+ */
+export function pageFingerprints(html: string, url: string): string[] {
+  const { root } = prepare(html, { url, onlyMainContent: false });
+  return blockFingerprints(root);
+}

@@ -1,0 +1,181 @@
+/**
+ * Evidence an element carries about itself, before any text is measured: landmark tags and ARIA roles,
+ * and words in its `class`/`id` (split into tokens: `c-article__share-bar` -> c, article, share, bar;
+ * `relatedPosts` -> related, posts). Used by the main-content extractor (parsers/html/main-content.ts).
+ *
+ * Kinds of hints:
+ * - `junk`: share bars, related/recommended lists, comments, ads, cookie and newsletter boxes, popups,
+ *   breadcrumbs, pagination: boilerplate wherever it sits, even inside an article.
+ * - `chrome`: site chrome (header, footer, navigation, menus, sidebars): boilerplate unless the same
+ *   class name also says "article/content/post..." (`article-header` is part of the article).
+ * - `meta`: bylines, dates, tags, author boxes: dropped only when small.
+ * - `positive`: names content containers use (article, content, post, entry, story, body, text ...).
+ */
+import type { AnyNode, Element } from './dom.ts';
+
+const JUNK = new Set([
+  'share', 'shares', 'sharing', 'sharebar', 'sharedaddy', 'addthis', 'addtoany', 'shariff', 'social', 'socials',
+  'sociable', 'related', 'relatedposts', 'recommended', 'recommendations', 'recommendation', 'recirc',
+  'recirculation', 'outbrain', 'taboola', 'readnext', 'upnext', 'comment', 'comments', 'commentlist', 'disqus',
+  'respond', 'replies', 'newsletter', 'newsletters', 'subscribe', 'subscription', 'signup', 'paywall', 'regwall',
+  'promo', 'promos', 'promotion', 'promoted', 'cta', 'cookie', 'cookies', 'consent', 'gdpr', 'cmp', 'ad', 'ads',
+  'adv', 'advert', 'adverts', 'advertisement', 'advertising', 'adsense', 'adsbygoogle', 'adslot', 'adunit',
+  'adbox', 'adcontainer', 'adwrapper', 'dfp', 'sponsor', 'sponsored', 'sponsors', 'breadcrumb', 'breadcrumbs',
+  'popup', 'modal', 'overlay', 'toast', 'skiplink', 'pagination', 'pager', 'subnav', 'toolbar',
+  'sronly', 'sr', 'visuallyhidden', 'edit', 'editsection', 'avatar', 'gravatar', 'screenreader', 'offscreen', 'trending', 'popular', 'mostread', 'mostpopular',
+  'widget', 'widgets', 'donate', 'donation', 'print', 'feedback', 'rating', 'login', 'signin',
+]);
+
+const CHROME = new Set([
+  'nav', 'navbar', 'navigation', 'menu', 'menus', 'megamenu', 'masthead', 'header', 'footer', 'sidebar',
+  'sidenav', 'aside', 'rail', 'topbar', 'bottombar', 'toc', 'tableofcontents', 'drawer', 'offcanvas',
+  'dropdown', 'nocontent', 'colophon', 'copyright', 'legal', 'disclaimer', 'hamburger', 'search', 'searchbox',
+  'searchform', 'logo', 'branding', 'sitemap', 'links', 'more', 'extra', 'secondary', 'banner', 'hero',
+]);
+
+const META = new Set([
+  'byline', 'meta', 'author', 'authors', 'bio', 'dateline', 'timestamp', 'date', 'published', 'updated', 'tags',
+  'tag', 'taglist', 'tagcloud', 'categories', 'category', 'catlinks', 'keywords', 'topics', 'credits',
+]);
+
+const POSITIVE = new Set([
+  'article', 'articlebody', 'content', 'contents', 'main', 'post', 'entry', 'body', 'story', 'text', 'prose',
+  'markdown', 'richtext', 'hentry', 'blog', 'postbody', 'storybody', 'articletext', 'entrycontent',
+  'documentation', 'docs', 'chapter', 'answer', 'question', 'recipe',
+]);
+
+/** Tokens that describe layout or state, not what the element is: skipped when finding the head word. */
+const MODIFIERS = new Set([
+  'wrapper', 'wrap', 'container', 'inner', 'outer', 'area', 'box', 'block', 'holder', 'region', 'col', 'row',
+  'left', 'right', 'top', 'bottom', 'primary', 'main', 'module', 'component', 'section', 'default', 'list',
+  'items', 'item', 'group', 'panel', 'bar', 'view', 'el', 'element', 'layout', 'grid', 'flex', 'new',
+]);
+
+/** First tokens marking a state or layout class (`has-sidebar`, `with-toc`, `no-comments`): ignored. */
+const STATE_PREFIX = new Set(['has', 'with', 'without', 'no', 'is', 'show', 'hide', 'js', 'u', 'l', 'layout', 'theme', 'template', 'page']);
+
+const ARTICLEISH = new Set(['article', 'post', 'entry', 'story', 'articlebody', 'hentry', 'content', 'body']);
+const HEADERISH = new Set(['header', 'hero', 'banner', 'title', 'heading', 'headline']);
+
+/** Compound class words we treat as one token. */
+const JOINED = /^(sr-only|visually-hidden|screen-reader|skip-link|read-next|up-next|most-read|most-popular|ad-slot|ad-unit|sign-up|table-of-contents|no-content|article-body|story-body|post-body|rich-text|entry-content)/;
+
+/** Splits one class name into lower-case word tokens (kebab, snake, BEM, camelCase). */
+export function classTokens(name: string): string[] {
+  const lower = name.toLowerCase();
+  const joined = JOINED.exec(lower);
+  const extra = joined ? [joined[1].replace(/-/g, '')] : [];
+  const words = name
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 1 && !/^\d+$/.test(w));
+  return [...extra, ...words];
+}
+
+export interface Hints {
+  junk: boolean;
+  chrome: boolean;
+  meta: boolean;
+  positive: boolean;
+}
+
+type Kind = keyof Hints | undefined;
+
+/** Classifies one class name or id by its words; the last non-modifier word is the head word. */
+export function classifyName(name: string): Kind {
+  const tokens = classTokens(name);
+  if (!tokens.length || STATE_PREFIX.has(tokens[0]) && tokens.length > 1) return undefined;
+  if (tokens.some((t) => JUNK.has(t))) return 'junk';
+  let head = tokens[tokens.length - 1];
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    if (!MODIFIERS.has(tokens[i])) {
+      head = tokens[i];
+      break;
+    }
+  }
+  const anyChrome = tokens.some((t) => CHROME.has(t));
+  if (CHROME.has(head)) return HEADERISH.has(head) && tokens.some((t) => ARTICLEISH.has(t)) ? 'meta' : 'chrome';
+  if (META.has(head)) return 'meta';
+  if (POSITIVE.has(head) && !anyChrome) return 'positive';
+  if (anyChrome) return 'chrome';
+  if (tokens.some((t) => META.has(t))) return 'meta';
+  if (tokens.some((t) => POSITIVE.has(t))) return 'positive';
+  return undefined;
+}
+
+const cache = new WeakMap<Element, Hints>();
+
+const HEADING = /^h[1-6]$/;
+
+/** Attributes that name a component the way classes do (React test ids, CMS module names). */
+const NAME_ATTRS = ['data-testid', 'data-test-id', 'data-component', 'data-module', 'data-block', 'data-section'];
+
+/**
+ * Whether an id was generated from the heading the element opens with (`<section id="set-cookie-options">
+ * <h2>Set-Cookie options</h2>`): such an id names a content section, not a page region.
+ */
+function isSlugId(id: string, el: Element): boolean {
+  const tokens = classTokens(id);
+  const first = el.children.find((c) => c.type === 'tag') as Element | undefined;
+  if (!first || !HEADING.test(first.name)) return false;
+  const heading = headingWords(first);
+  return tokens.every((t) => heading.has(t));
+}
+
+function headingWords(h: Element): Set<string> {
+  const words = new Set<string>();
+  const stack: AnyNode[] = [...h.children];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'text') {
+      for (const w of (n as { data: string }).data.toLowerCase().split(/[^a-z0-9]+/)) if (w) words.add(w);
+    } else if ('children' in n) {
+      stack.push(...(n as unknown as Element).children);
+    }
+  }
+  return words;
+}
+
+/** Hints from an element's class names and id (memoized per element). */
+export function hintsOf(el: Element): Hints {
+  let h = cache.get(el);
+  if (h) return h;
+  h = { junk: false, chrome: false, meta: false, positive: false };
+  const names = (el.attribs.class ?? '').split(/\s+/).filter((n) => n && n.length < 80);
+  for (const attr of NAME_ATTRS) {
+    const v = el.attribs[attr];
+    if (v && v.length < 80) names.push(v);
+  }
+  const id = el.attribs.id;
+  if (id && id.length < 80 && !isSlugId(id, el)) names.push(id);
+  for (const name of names) {
+    const kind = classifyName(name);
+    if (kind) h[kind] = true;
+  }
+  cache.set(el, h);
+  return h;
+}
+
+const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'menu', 'menubar', 'toolbar', 'tablist']);
+const JUNK_ROLES = new Set(['dialog', 'alertdialog', 'alert', 'marquee', 'tooltip']);
+
+/** Landmark evidence from the tag and the ARIA role. */
+export function landmarkOf(el: Element): 'main' | 'article' | 'chrome' | 'junk' | undefined {
+  const role = (el.attribs.role ?? '').toLowerCase();
+  if (role === 'main' || el.name === 'main') return 'main';
+  if (el.attribs.itemprop?.toLowerCase().includes('articlebody')) return 'main';
+  if (role === 'article' || el.name === 'article') return 'article';
+  if (CHROME_ROLES.has(role) || el.name === 'nav' || el.name === 'aside') return 'chrome';
+  if (JUNK_ROLES.has(role) || el.name === 'dialog') return 'junk';
+  return undefined;
+}
+
+/** Short texts that are boilerplate on their own ("Advertisement", "Share this article" ...). */
+const JUNK_PHRASES =
+  /^(advertisement|advertisements|ad|ads|sponsored( content)?|story continues below( advertisement)?|continue reading( below)?|read more|show more|load more|see more|share( this( article| story| post)?)?|share on \w+|tweet|print|email|click to (share|email|print)[\w ]*|related( articles| posts| stories| content)?|recommended( for you)?|you (might|may) also like|more from [\w ]+|skip to (main )?content|back to top|scroll to top|loading\W*|previous( post| article)?|next( post| article)?)$/i;
+
+/** Whether a short text is a known boilerplate label. */
+export function isJunkPhrase(text: string): boolean {
+  return text.length <= 60 && JUNK_PHRASES.test(text.trim().replace(/[\s:.…»›>|-]+$/, ''));
+}

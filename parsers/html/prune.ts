@@ -1,0 +1,185 @@
+/**
+ * Boilerplate removal steps of the main-content extractor:
+ * - `pruneBoilerplate` (before scoring): landmarks that are site chrome (nav, aside, banner/contentinfo
+ *   roles, header/footer outside an article), dialogs, elements whose class/id names say share bar,
+ *   comments, related, ads, cookie or newsletter box, small bylines/tag lists, forms and buttons, and
+ *   blocks whose whole text is a boilerplate label ("Advertisement"). An element holding a large share of
+ *   the page text, or the page's main/article landmark, is never pruned here: the scorer decides.
+ * - `cleanConditionally` (after choosing the content): inside the chosen region, drops link lists,
+ *   leftover widgets and near-empty blocks the way Readability's `_cleanConditionally` does, while never
+ *   removing headings, code, data tables or the bulk of the text.
+ */
+import { detach, elements, HEADING_TAGS, INLINE_TAGS, relink, Text, isTag, normalizeSpace, postOrder, textOf, type Element, type ParentNode } from './dom.ts';
+import { hintsOf, isJunkPhrase, landmarkOf } from './hints.ts';
+import { classWeight } from './scoring.ts';
+import { linkDensity, type StatsMap } from './stats.ts';
+
+/** Content elements never pruned for their class names (`h2.anchorWithStickyNavbar` is a heading). */
+const HINT_EXEMPT = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'pre', 'blockquote']);
+
+/** Largest share of the page text a hinted element may hold and still be pruned before scoring. */
+const MAX_PRUNE_SHARE = 0.3;
+/** Largest share for landmark chrome (nav, aside, page header/footer). */
+const MAX_LANDMARK_SHARE = 0.6;
+
+function insideContentLandmark(el: Element): boolean {
+  for (let p = el.parent; p; p = p.parent) {
+    if (isTag(p)) {
+      const m = landmarkOf(p);
+      if (m === 'main' || m === 'article') return true;
+    }
+  }
+  return false;
+}
+
+function containsContentLandmark(el: Element): boolean {
+  for (const d of elements(el)) {
+    const m = landmarkOf(d);
+    if (m === 'main' || m === 'article') return true;
+  }
+  return false;
+}
+
+/** Why an element is boilerplate before any scoring, or undefined. `safeOnly` limits to landmarks. */
+export function boilerplateReason(el: Element, stats: StatsMap, total: number, safeOnly: boolean): string | undefined {
+  const s = stats.get(el);
+  const share = s && total ? s.len / total : 0;
+  const mark = landmarkOf(el);
+  if (mark === 'chrome' || mark === 'junk') return share < MAX_LANDMARK_SHARE ? 'landmark' : undefined;
+  if ((el.name === 'header' || el.name === 'footer') && !insideContentLandmark(el)) {
+    return share < MAX_LANDMARK_SHARE && !containsContentLandmark(el) ? 'landmark' : undefined;
+  }
+  const h = hintsOf(el);
+  if (HINT_EXEMPT.has(el.name)) return undefined;
+  if (safeOnly) return h.junk && share < MAX_PRUNE_SHARE && !containsContentLandmark(el) ? 'junk' : undefined;
+  if (mark === 'main' || mark === 'article') return undefined;
+  if ((h.junk || h.chrome) && !h.positive && share < MAX_PRUNE_SHARE && !containsContentLandmark(el)) return h.junk ? 'junk' : 'chrome';
+  if (h.junk && share < 0.1 && !containsContentLandmark(el)) return 'junk';
+  if (h.meta && !h.positive && s && s.len < 200 && s.headings === 0) return 'meta';
+  if (s && s.input > 0 && s.len < 400 && s.input > Math.floor(s.p / 3) && s.pre === 0 && s.table === 0 && s.headings <= 1) return 'form';
+  if (el.name === 'button') return 'button';
+  if (el.name === 'img' && isIcon(el)) return 'icon';
+  if (s && s.len <= 60 && s.img === 0 && s.pre === 0 && s.table === 0 && !HEADING_TAGS.has(el.name) && standalone(el, s.len, stats)) {
+    if (isJunkPhrase(normalizeSpace(textOf(el)))) return 'phrase';
+  }
+  return undefined;
+}
+
+/** Images declared at most 64x64 px: avatars, icons, badges (emoji images are turned into their text). */
+function isIcon(el: Element): boolean {
+  const w = Number(el.attribs.width);
+  const h = Number(el.attribs.height);
+  if (!(w > 0 && w <= 64 && h > 0 && h <= 64)) return false;
+  const alt = el.attribs.alt ?? '';
+  if (alt && [...alt].length <= 2 && el.parent) {
+    const text = new Text(alt);
+    const kids = el.parent.children;
+    const i = kids.indexOf(el);
+    text.parent = el.parent;
+    kids.splice(i + 1, 0, text);
+    relink(el.parent);
+  }
+  return true;
+}
+
+/** Whether an inline element is the only text of its parent block (a label, not a word in a sentence). */
+function standalone(el: Element, len: number, stats: StatsMap): boolean {
+  if (!INLINE_TAGS.has(el.name)) return true;
+  const p = el.parent;
+  return !!p && isTag(p) && (stats.get(p)?.len ?? 0) === len;
+}
+
+const NO_DESCEND = new Set(['pre', 'code', 'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'math']);
+
+/** Whether pruning looks inside this element (not inside paragraphs, headings and code). */
+export function descendable(el: Element): boolean {
+  return !NO_DESCEND.has(el.name);
+}
+
+/**
+ * Removes pre-scoring boilerplate under `root` (outermost first).
+ * @param safeOnly only landmarks and junk-hinted blocks (the fallback cleanup)
+ * @returns number of elements removed
+ */
+export function pruneBoilerplate(root: ParentNode, stats: StatsMap, safeOnly = false): number {
+  const rootStats = isTag(root as Element) ? stats.get(root as Element) : undefined;
+  const total = rootStats?.len ?? [...stats.values()].reduce((m, s) => Math.max(m, s.len), 0);
+  const remove: Element[] = [];
+  const stack = [...root.children].reverse();
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (!isTag(n)) continue;
+    if (boilerplateReason(n, stats, total, safeOnly)) {
+      remove.push(n);
+      continue;
+    }
+    if (!descendable(n)) continue;
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+  }
+  for (const el of remove) detach(el);
+  return remove.length;
+}
+
+const CONDITIONAL_TAGS = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'header', 'footer', 'aside', 'figure', 'center', 'nav', 'menu']);
+
+/**
+ * Readability-style conditional cleaning of the chosen region (in place).
+ * @param regionLen text length of the whole region (elements holding > 40% of it are kept)
+ * @param scores paragraph scores from scoring.ts
+ */
+export function cleanConditionally(region: ParentNode[], stats: StatsMap, scores: Map<Element, number>, regionLen: number): void {
+  for (const top of region) {
+    const all = isTag(top as Element) ? [...postOrder(top), top as Element] : postOrder(top);
+    for (const el of all) {
+      if (!el.parent || !CONDITIONAL_TAGS.has(el.name)) continue;
+      const s = stats.get(el);
+      if (!s) continue;
+      if (s.len > regionLen * 0.4) continue;
+      if (shouldDrop(el, s, stats, scores)) detach(el);
+    }
+  }
+}
+
+function shouldDrop(el: Element, s: NonNullable<ReturnType<StatsMap['get']>>, stats: StatsMap, scores: Map<Element, number>): boolean {
+  const weight = classWeight(el);
+  const ld = linkDensity(s);
+  const core = innermost(el, stats);
+  const isList = core.name === 'ul' || core.name === 'ol' || core.name === 'dl';
+  const isDataTable = core.name === 'table' && s.len > 0 && !hasNestedTable(core);
+  if (weight < 0 && (scores.get(el) ?? 0) + weight < 0 && s.pre === 0) return true;
+  if (s.commas >= 10 && ld < 0.5) return false;
+  if (s.pre > 0 && ld < 0.5) return false;
+  if (isDataTable && ld < 0.5) return false;
+  if (s.input > Math.floor(s.p / 3) && s.input > 0) return true;
+  if (s.len === 0) return !hasMedia(el);
+  if (s.len < 25 && ld > 0 && s.img === 0 && s.headings === 0 && !isList) return true;
+  if (isList) {
+    const items = Math.max(1, s.li);
+    return ld > 0.85 && s.len / items < 80;
+  }
+  if (s.headings > 0 && ld < 0.5) return false;
+  if (s.img > 1 && s.p / s.img < 0.5 && s.len < 200 && el.name !== 'figure') return true;
+  if (weight < 25 && ld > 0.33 && s.len < 800) return true;
+  if (weight >= 25 && ld > 0.5) return true;
+  return false;
+}
+
+/** Follows single-child wrappers without own text (`div > div > ul` -> `ul`). */
+function innermost(el: Element, stats: StatsMap): Element {
+  let cur = el;
+  for (;;) {
+    const kids = cur.children.filter(isTag);
+    if (kids.length !== 1 || (stats.get(cur)?.own ?? 0) > 0) return cur;
+    cur = kids[0];
+  }
+}
+
+function hasNestedTable(el: Element): boolean {
+  for (const d of elements(el)) if (d.name === 'table') return true;
+  return false;
+}
+
+function hasMedia(el: Element): boolean {
+  for (const d of elements(el)) if (d.name === 'img' || d.name === 'video' || d.name === 'picture' || d.name === 'hr' || d.name === 'math') return true;
+  return false;
+}

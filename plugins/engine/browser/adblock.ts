@@ -1,0 +1,109 @@
+/**
+ * `blockAds` (interface.md "Scrape options": blocks ads and cookie pop-ups). Two parts: a compact list
+ * of well-known ad, tracker and consent-manager hosts plus ad-path patterns, checked on every request of
+ * the page (requests that match are aborted), and a stylesheet + clean-up script that hides common
+ * cookie-consent banners and unlocks page scrolling before content is captured.
+ */
+
+/** Registrable domains (and their subdomains) of ad networks, trackers and consent managers. */
+const AD_HOSTS = [
+  // ad networks and exchanges
+  'doubleclick.net', 'googlesyndication.com', 'googleadservices.com', 'googletagservices.com', 'adservice.google.com',
+  'amazon-adsystem.com', 'adnxs.com', 'adsrvr.org', 'criteo.com', 'criteo.net', 'taboola.com', 'outbrain.com',
+  'pubmatic.com', 'rubiconproject.com', 'openx.net', 'casalemedia.com', 'moatads.com', 'media.net', 'yieldmo.com',
+  'smartadserver.com', 'adform.net', 'teads.tv', 'sharethrough.com', '33across.com', 'indexww.com', 'bidswitch.net',
+  'advertising.com', 'adroll.com', 'quantserve.com', 'zedo.com', 'revcontent.com', 'mgid.com', 'popads.net',
+  'propellerads.com', 'adsafeprotected.com', 'serving-sys.com', 'contextweb.com', 'lijit.com', 'sovrn.com',
+  // analytics and trackers
+  'google-analytics.com', 'googletagmanager.com', 'scorecardresearch.com', 'hotjar.com', 'mouseflow.com',
+  'fullstory.com', 'segment.io', 'mixpanel.com', 'chartbeat.com', 'newrelic.com', 'nr-data.net', 'bat.bing.com',
+  'connect.facebook.net', 'analytics.twitter.com', 'ads-twitter.com', 'static.ads-twitter.com', 'px.ads.linkedin.com',
+  'snap.licdn.com', 'clarity.ms', 'mc.yandex.ru', 'quantcount.com', 'omtrdc.net', 'demdex.net',
+  // consent managers (their scripts draw the cookie banners)
+  'cookielaw.org', 'onetrust.com', 'cookiebot.com', 'consensu.org', 'trustarc.com', 'privacy-center.org',
+  'usercentrics.eu', 'cookiepro.com', 'cookie-script.com', 'termly.io', 'iubenda.com', 'osano.com', 'didomi.io',
+  'sourcepoint.com', 'privacy-mgmt.com', 'consentmanager.net', 'cookieyes.com', 'quantcast.com',
+];
+
+const HOSTS = new Set(AD_HOSTS);
+
+/** Path fragments that mark ad and tracking requests on any host. */
+const AD_PATH = /\/(?:pagead|adserver|adservers|ads|adframe|adsbygoogle|ad-?banners?|doubleclick|prebid)(?:[/._-]|$)|\/(?:ads|ad|prebid|adsbygoogle|gpt)\.js(?:$|\?)/i;
+
+/**
+ * Whether a request URL is an ad, tracker or consent-manager request.
+ * @param url absolute URL of a request
+ */
+export function isAdRequest(url: string): boolean {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return false;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return false;
+  const host = u.hostname.toLowerCase();
+  for (let h = host; h.includes('.'); h = h.slice(h.indexOf('.') + 1)) {
+    if (HOSTS.has(h)) return true;
+  }
+  return AD_PATH.test(u.pathname);
+}
+
+/** Selectors of common cookie-consent banners and their overlays. */
+export const COOKIE_BANNER_SELECTORS = [
+  '#onetrust-consent-sdk', '#onetrust-banner-sdk', '.onetrust-pc-dark-filter', '#CybotCookiebotDialog',
+  '#CybotCookiebotDialogBodyUnderlay', '#usercentrics-root', '#didomi-host', '#didomi-notice', '.qc-cmp2-container',
+  '#qc-cmp2-container', '#truste-consent-track', '#consent_blackbar', '.truste_overlay', '.truste_box_overlay',
+  '#cmpbox', '#cmpbox2', '.cc-window', '.cc-banner', '.cookie-banner', '#cookie-banner', '.cookie-notice',
+  '#cookie-notice', '.cookie-consent', '#cookie-consent', '.cookieconsent', '#cookieConsent', '.cookies-banner',
+  '#cookies-banner', '#gdpr-banner', '.gdpr-banner', '#gdpr-consent', '.gdpr-consent', '[id^="sp_message_container"]',
+  '.fc-consent-root', '#CookieConsent', '.cky-consent-container', '.cky-overlay', '#iubenda-cs-banner',
+  '.osano-cm-window', '#termly-code-snippet-support', '[aria-label="cookieconsent"]', '[class*="cookie-banner"]',
+  '[id*="cookie-banner"]', '[class*="cookieBanner"]', '[id*="cookieBanner"]', '[class*="consent-banner"]',
+  '[id*="consent-banner"]',
+];
+
+/** Stylesheet text hiding the banners (injected at document start so they never flash in screenshots). */
+export const COOKIE_BANNER_CSS = `${COOKIE_BANNER_SELECTORS.join(',\n')} { display: none !important; visibility: hidden !important; }`;
+
+/**
+ * Script run in the page at document start: adopts a constructed stylesheet hiding the banners.
+ * Adopted sheets are not part of the DOM, so the captured HTML stays exactly the site's.
+ * Passed to `page.evaluateOnNewDocument(installCookieBannerStyle, css)`.
+ */
+export function installCookieBannerStyle(css: string): void {
+  try {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  } catch {
+    // very old document types (XML) have no adoptedStyleSheets; the removal before capture still runs
+  }
+}
+
+/**
+ * Run in the page before capture: removes banner elements and the scroll locks banners put on
+ * `html`/`body`. Returns how many elements were removed.
+ */
+export function removeCookieBanners(selectors: string[]): number {
+  let removed = 0;
+  for (const sel of selectors) {
+    let nodes: NodeListOf<Element>;
+    try {
+      nodes = document.querySelectorAll(sel);
+    } catch {
+      continue;
+    }
+    nodes.forEach((n) => {
+      if (n === document.body || n === document.documentElement) return;
+      n.remove();
+      removed++;
+    });
+  }
+  if (removed > 0) {
+    for (const el of [document.documentElement, document.body]) {
+      if (el && getComputedStyle(el).overflow === 'hidden') el.style.setProperty('overflow', 'auto', 'important');
+    }
+  }
+  return removed;
+}

@@ -1,0 +1,272 @@
+/**
+ * One browser scrape, start to finish: lease a page from the pool, prepare it (page-setup.ts), navigate,
+ * smart-wait, wait `waitFor` on top, run the actions, remove cookie banners, take the screenshot format
+ * and read the document. The whole job runs under one time budget (`timeoutMs`, the job deadline and
+ * its signal); when the budget ends the lease is released (its context closed, which stops the page)
+ * and SCRAPE_TIMEOUT is thrown. A job whose browser crashed under it is retried once on a fresh browser;
+ * a job whose tab crashed fails at once. A named profile (`request.profile`) is restored into the fresh
+ * context before navigation and, when it saves changes, read back at the end (profile-state.ts).
+ */
+import type { Page } from 'puppeteer-core';
+import { TrawlError } from '../../../core/errors.ts';
+import type { EngineRequest, EngineResponse, PluginContext } from '../../../core/plugin.ts';
+import { runActions } from './actions.ts';
+import { COOKIE_BANNER_SELECTORS, removeCookieBanners } from './adblock.ts';
+import { screenshotToBlob, type ScreenshotOptions } from './capture.ts';
+import type { Lookup } from '../../../core/net/host-guard.ts';
+import { navigationError } from './net-errors.ts';
+import { preparePage, type PageState } from './page-setup.ts';
+import { captureProfile, restoreProfile, trackOrigins } from './profile-state.ts';
+import type { BrowserPool, Lease } from './pool.ts';
+import { validateActions } from './validate.ts';
+import { SMART_WAIT_MAX_MS, sleep, smartWait } from './wait.ts';
+
+export interface BrowserFetchOptions {
+  /** Resolver for the SSRF guard (default: the system resolver). */
+  lookup?: Lookup;
+}
+
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+
+/**
+ * Scrapes `request.url` in a pooled browser.
+ * @returns EngineResponse with `engine: 'browser'`; `body`/`text` are the rendered HTML, or the raw
+ *          bytes for a non-HTML document (a PDF opened directly); `screenshot` and `actions` when asked.
+ * @throws TrawlError BAD_REQUEST (invalid actions), UNSAFE_TARGET (private target refused),
+ *         SCRAPE_TIMEOUT, SCRAPE_ACTION_ERROR, SCRAPE_DNS_RESOLUTION_ERROR, SCRAPE_SSL_ERROR,
+ *         SCRAPE_SITE_ERROR, BACKEND_UNAVAILABLE (no browser), SCRAPE_JOB_CANCELLED
+ */
+export async function fetchWithBrowser(
+  pool: BrowserPool,
+  request: EngineRequest,
+  ctx: PluginContext,
+  opts: BrowserFetchOptions = {},
+): Promise<EngineResponse> {
+  const actions = validateActions(request.options.actions);
+  if (!/^https?:\/\//i.test(request.url)) {
+    throw new TrawlError('BAD_REQUEST', `[browser] only http and https URLs can be scraped, got ${request.url.slice(0, 100)}`);
+  }
+  const budget = Math.min(request.timeoutMs, ctx.deadline - Date.now());
+  const job = new JobClock(ctx, request.timeoutMs, budget);
+  try {
+    for (let attempt = 0; ; attempt++) {
+      let lease: Lease | undefined;
+      try {
+        lease = await pool.acquire({ signal: job.signal, ...proxyOptions(request) });
+        const l = lease;
+        const tab = tabCrashSignal(l, request.url);
+        return await job.run(() => scrapeOnPage(l, request, actions, ctx, job, opts), AbortSignal.any([l.crashSignal, tab]));
+      } catch (e) {
+        if (job.signal.aborted) throw job.error();
+        if (lease?.crashed && attempt === 0) {
+          ctx.log.warn({ url: request.url }, 'browser crashed during the scrape; retrying on a new browser');
+          continue;
+        }
+        throw TrawlError.wrap(e, 'SCRAPE_SITE_ERROR');
+      } finally {
+        // Closing the context stops whatever the page still does; the answer does not wait for it.
+        void lease?.release();
+      }
+    }
+  } finally {
+    job.dispose();
+  }
+}
+
+async function scrapeOnPage(
+  lease: Lease,
+  request: EngineRequest,
+  actions: ReturnType<typeof validateActions>,
+  ctx: PluginContext,
+  job: JobClock,
+  opts: BrowserFetchOptions,
+): Promise<EngineResponse> {
+  const { page } = lease;
+  const state = await preparePage(page, request, opts.lookup);
+  const profile = request.profile;
+  if (profile?.state) await restoreProfile(lease.context, profile.state);
+  const origins = profile ? trackOrigins(page, profile.state?.origins.map((o) => o.origin)) : undefined;
+  page.setDefaultTimeout(Math.max(1, job.remaining()));
+  page.setDefaultNavigationTimeout(Math.max(1, job.remaining()));
+
+  let response;
+  try {
+    response = await page.goto(request.url, { waitUntil: 'domcontentloaded', timeout: Math.max(1, job.remaining()) });
+  } catch (e) {
+    throw navigationError(e, request, state, lease.crashed);
+  }
+  if (state.refusedNavigation) throw navigationError(new Error('net::ERR_BLOCKED_BY_CLIENT'), request, state, false);
+
+  await smartWait(page, Math.min(SMART_WAIT_MAX_MS, Math.floor((job.remaining() - 2_000) / 2)));
+  const waitFor = request.options.waitFor ?? 0;
+  if (waitFor > 0) await sleep(Math.min(waitFor, Math.max(0, job.remaining() - 1_000)), job.signal);
+
+  const results =
+    actions.length > 0
+      ? await runActions(actions, { page, blobs: ctx.blobs, signal: job.signal, remaining: () => job.remaining() })
+      : undefined;
+  if (state.crashed) throw new TrawlError('SCRAPE_SITE_ERROR', `[browser] the page crashed the browser tab: ${request.url}`);
+
+  if (request.options.blockAds !== false) await page.evaluate(removeCookieBanners, COOKIE_BANNER_SELECTORS).catch(() => 0);
+  const shot = screenshotFormat(request);
+  const screenshot = shot ? await screenshotToBlob(page, shot, ctx.blobs) : undefined;
+
+  const main = state.mainResponse ?? response ?? undefined;
+  const headers = main?.headers() ?? {};
+  const contentType = (headers['content-type'] ?? 'text/html').split(';')[0]!.trim().toLowerCase() || 'text/html';
+  let body: Uint8Array;
+  let text: string | undefined;
+  if (!main || HTML_TYPES.has(contentType)) {
+    text = await page.content();
+    body = new TextEncoder().encode(text);
+  } else {
+    body = await rawBody(page, main, contentType, ctx.config.maxFetchBytes);
+  }
+  if (profile?.save && origins) {
+    // The scrape's answer does not depend on saving; a failed save is logged.
+    await captureProfile(lease.context, origins)
+      .then((saved) => profile.save!(saved))
+      .catch((err) => ctx.log.warn({ err, profile: profile.name }, 'could not save the profile'));
+  }
+  ctx.log.debug({ url: page.url(), status: main?.status(), adsBlocked: state.adsBlocked, refused: state.refused }, 'browser scrape done');
+  return {
+    url: page.url() || request.url,
+    statusCode: main?.status() ?? 200,
+    headers,
+    contentType,
+    body,
+    text,
+    screenshot,
+    actions: results,
+    engine: 'browser',
+    proxyUsed: request.proxy?.tier,
+  };
+}
+
+/**
+ * Aborted as soon as the job's tab crashes (renderer out of memory, killed), so the job fails at once
+ * with SCRAPE_SITE_ERROR instead of waiting for its timeout on a page that will never answer.
+ */
+function tabCrashSignal(lease: Lease, url: string): AbortSignal {
+  const controller = new AbortController();
+  lease.page.once('error', () =>
+    controller.abort(new TrawlError('SCRAPE_SITE_ERROR', `[browser] the page crashed the browser tab: ${url}`, { retryable: false })),
+  );
+  return controller.signal;
+}
+
+/** The screenshot format of the request, if any (compat.md §2.1: at most one). */
+function screenshotFormat(request: EngineRequest): ScreenshotOptions | undefined {
+  const f = request.options.formats?.find((x) => x.type === 'screenshot');
+  if (!f) return undefined;
+  return { fullPage: f.fullPage === true, quality: f.quality as number | undefined, viewport: f.viewport as ScreenshotOptions['viewport'] };
+}
+
+/**
+ * Bytes of a non-HTML main document. Chromium hands a PDF to its viewer, so the response body it
+ * keeps is the viewer's stub; in that case the page fetches its own URL again to get the file.
+ * @throws TrawlError SCRAPE_SITE_ERROR when the document exceeds `maxBytes`
+ */
+async function rawBody(page: Page, main: NonNullable<PageState['mainResponse']>, contentType: string, maxBytes: number): Promise<Uint8Array> {
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = new Uint8Array(await main.buffer());
+  } catch {
+    bytes = undefined;
+  }
+  const isPdfStub = contentType === 'application/pdf' && bytes && !startsWith(bytes, '%PDF');
+  if (!bytes || isPdfStub) {
+    const b64 = await page.evaluate(async (max: number) => {
+      const r = await fetch(location.href, { credentials: 'include' });
+      const buf = new Uint8Array(await r.arrayBuffer());
+      if (buf.length > max) return null;
+      let s = '';
+      for (let i = 0; i < buf.length; i += 0x8000) s += String.fromCharCode(...buf.subarray(i, i + 0x8000));
+      return btoa(s);
+    }, maxBytes);
+    if (b64 === null) throw tooLarge(maxBytes);
+    bytes = Uint8Array.from(Buffer.from(b64, 'base64'));
+  }
+  if (bytes.length > maxBytes) throw tooLarge(maxBytes);
+  return bytes;
+}
+
+const startsWith = (b: Uint8Array, s: string) => s.split('').every((c, i) => b[i] === c.charCodeAt(0));
+const tooLarge = (max: number) => new TrawlError('SCRAPE_SITE_ERROR', `[browser] the document is larger than ${max} bytes`, { retryable: false });
+
+function proxyOptions(request: EngineRequest): { proxyServer?: string; proxyBypassList?: string[] } {
+  if (!request.proxy) return {};
+  const u = new URL(request.proxy.url);
+  // `<-loopback>` removes Chromium's implicit bypass of localhost: a configured proxy carries everything.
+  return { proxyServer: `${u.protocol}//${u.host}`, proxyBypassList: ['<-loopback>'] };
+}
+
+/** The job's time budget and cancellation as one signal. */
+class JobClock {
+  private readonly controller = new AbortController();
+  private readonly timer: ReturnType<typeof setTimeout>;
+  private readonly end: number;
+  private readonly onParentAbort = () => this.controller.abort(this.ctx.signal.reason);
+
+  constructor(
+    private readonly ctx: PluginContext,
+    private readonly timeoutMs: number,
+    budget: number,
+  ) {
+    this.end = Date.now() + Math.max(0, budget);
+    this.timer = setTimeout(() => this.controller.abort(this.timeoutError()), Math.max(0, budget));
+    if (ctx.signal.aborted) this.controller.abort(ctx.signal.reason);
+    else ctx.signal.addEventListener('abort', this.onParentAbort, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  remaining(): number {
+    return this.end - Date.now();
+  }
+
+  /**
+   * Runs `work`, rejecting with the job's error as soon as the budget ends or the job is cancelled,
+   * and with the reason of `crash` as soon as the browser under it goes away.
+   */
+  run<T>(work: () => Promise<T>, crash?: AbortSignal): Promise<T> {
+    const signal = this.signal;
+    if (signal.aborted) return Promise.reject(this.error());
+    if (crash?.aborted) return Promise.reject(crash.reason);
+    const p = work();
+    p.catch(() => undefined); // a late rejection after abort is expected and ignored
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => reject(this.error());
+      const onCrash = () => reject(crash!.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      crash?.addEventListener('abort', onCrash, { once: true });
+      p.then(resolve, reject).finally(() => {
+        signal.removeEventListener('abort', onAbort);
+        crash?.removeEventListener('abort', onCrash);
+      });
+    });
+  }
+
+  /** Why the job stopped: the parent's reason, or SCRAPE_TIMEOUT / SCRAPE_JOB_CANCELLED. */
+  error(): TrawlError {
+    const reason = this.signal.reason;
+    if (reason instanceof TrawlError) return reason;
+    if (this.ctx.signal.aborted) {
+      return Date.now() >= this.ctx.deadline
+        ? this.timeoutError()
+        : new TrawlError('SCRAPE_JOB_CANCELLED', '[browser] the scrape was cancelled');
+    }
+    return this.timeoutError();
+  }
+
+  private timeoutError(): TrawlError {
+    return new TrawlError('SCRAPE_TIMEOUT', `Scrape timed out after ${this.timeoutMs} ms`, { retryable: true });
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.ctx.signal.removeEventListener('abort', this.onParentAbort);
+  }
+}

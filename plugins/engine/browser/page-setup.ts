@@ -1,0 +1,183 @@
+/**
+ * Prepares a leased page for one scrape: TLS policy (`skipTlsVerification`), user agent and device
+ * (`mobile`), request headers, `location` (Accept-Language, navigator.languages, Intl locale, time zone),
+ * dialogs and pop-ups dismissed, and request interception doing three jobs on every request the page
+ * makes: the SSRF guard (when private targets are not allowed), `blockAds`, and adding the request's
+ * `headers` to requests for the target's own site only (cookies and tokens never go to third parties). What happened on the
+ * network (the main document's response, a refused navigation, a tab crash) is recorded in the returned
+ * state for the engine to report.
+ */
+import type { CDPSession, HTTPRequest, HTTPResponse, Page, Protocol } from 'puppeteer-core';
+import { getDomain } from 'tldts';
+import type { EngineRequest } from '../../../core/plugin.ts';
+import { COOKIE_BANNER_CSS, installCookieBannerStyle, isAdRequest } from './adblock.ts';
+import { createHostGuard, type HostVerdict, type Lookup } from '../../../core/net/host-guard.ts';
+import { acceptLanguage, locationEmulation } from './locale.ts';
+
+/** Desktop viewport, px. */
+export const DESKTOP_VIEWPORT = { width: 1920, height: 1080, deviceScaleFactor: 1, isMobile: false, hasTouch: false };
+/** Phone emulated for `mobile: true` (a Pixel 8 class Android phone). */
+export const MOBILE_VIEWPORT = { width: 412, height: 915, deviceScaleFactor: 2.625, isMobile: true, hasTouch: true };
+
+const NETWORK_SCHEMES = new Set(['http', 'https', 'ws', 'wss', 'ftp']);
+
+/** Headers that are the browser's business, never forwarded from the request. */
+const DROPPED_HEADERS = new Set([
+  'host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'te', 'trailer',
+  'accept-encoding', 'proxy-authorization', 'proxy-connection',
+]);
+
+export interface PageState {
+  /** Last response of a main-frame navigation (the document being shown). */
+  mainResponse?: HTTPResponse;
+  /** Set when the guard refused a main-frame navigation. */
+  refusedNavigation?: { url: string; verdict: Exclude<HostVerdict, { ok: true }> };
+  /** Requests refused by the SSRF guard (or for a local scheme). */
+  refused: number;
+  /** Requests blocked as ads, trackers or consent managers. */
+  adsBlocked: number;
+  /** The renderer of the tab crashed. */
+  crashed: boolean;
+  cdp: CDPSession;
+}
+
+/**
+ * Applies the request's options to a fresh page (before navigation).
+ * @param lookup resolver for the SSRF guard (default: the system resolver)
+ */
+export async function preparePage(page: Page, request: EngineRequest, lookup?: Lookup): Promise<PageState> {
+  const cdp = await page.createCDPSession();
+  const state: PageState = { refused: 0, adsBlocked: 0, crashed: false, cdp };
+  const options = request.options;
+
+  if (options.skipTlsVerification !== false) await cdp.send('Security.setIgnoreCertificateErrors', { ignore: true });
+
+  // User agent, device and language.
+  const headers = normalizeHeaders(request.headers);
+  const version = await page.browser().version(); // "Chrome/156.0.8078.79"
+  const full = version.split('/')[1] ?? '0.0.0.0';
+  const major = full.split('.')[0]!;
+  const mobile = options.mobile === true;
+  const customUserAgent = headers['user-agent'];
+  delete headers['user-agent'];
+  const userAgent =
+    customUserAgent ??
+    (mobile
+      ? `Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Mobile Safari/537.36`
+      : (await page.browser().userAgent()).replace('HeadlessChrome/', 'Chrome/'));
+  // Client hints (navigator.userAgentData, Sec-CH-UA*) matching our own user agent; none for a custom one.
+  const metadata: Protocol.Emulation.UserAgentMetadata | undefined = customUserAgent
+    ? undefined
+    : {
+        brands: [
+          { brand: 'Chromium', version: major },
+          { brand: 'Google Chrome', version: major },
+          { brand: 'Not.A/Brand', version: '99' },
+        ],
+        fullVersion: full,
+        platform: mobile ? 'Android' : 'Linux',
+        platformVersion: mobile ? '14.0.0' : '',
+        architecture: mobile ? '' : 'x86',
+        model: mobile ? 'Pixel 8' : '',
+        mobile,
+      };
+  await page.setUserAgent({ userAgent, userAgentMetadata: metadata });
+  await page.setViewport(mobile ? MOBILE_VIEWPORT : DESKTOP_VIEWPORT);
+
+  const { timezone, languages } = locationEmulation(options.location);
+  if (languages) {
+    // navigator.language(s) and the Accept-Language of every request; Chromium adds the q-values.
+    await cdp.send('Network.setUserAgentOverride', { userAgent, acceptLanguage: languages.join(','), userAgentMetadata: metadata });
+    await cdp.send('Emulation.setLocaleOverride', { locale: languages[0]!.replace('_', '-') }).catch(() => undefined);
+    headers['accept-language'] ??= acceptLanguage(languages);
+  }
+  if (timezone) await page.emulateTimezone(timezone).catch(() => undefined);
+  // Accept-Language goes everywhere; the request's other headers (cookies, tokens) only to the target's
+  // own site, never to third-party hosts the page loads from.
+  const { 'accept-language': lang, ...siteHeaders } = headers;
+  if (lang) await page.setExtraHTTPHeaders({ 'accept-language': lang });
+  const targetSite = siteOf(request.url);
+  const hasSiteHeaders = Object.keys(siteHeaders).length > 0;
+
+  // Page behaviour: no dialogs blocking scripts, no pop-up windows, no service workers.
+  page.on('dialog', (d) => void (d.type() === 'beforeunload' ? d.accept() : d.dismiss()).catch(() => undefined));
+  page.on('popup', (p) => void p?.close().catch(() => undefined));
+  page.on('error', () => {
+    state.crashed = true;
+  });
+  page.on('response', (r) => {
+    if (r.request().isNavigationRequest() && r.frame() === page.mainFrame()) state.mainResponse = r;
+  });
+  await page.setBypassServiceWorker(true);
+
+  // Proxy credentials (Chromium's --proxy-server takes none).
+  if (request.proxy) {
+    const u = safeUrl(request.proxy.url);
+    if (u?.username) await page.authenticate({ username: decodeURIComponent(u.username), password: decodeURIComponent(u.password) });
+  }
+
+  // Interception: SSRF guard and ad blocking.
+  const guard = request.allowPrivateTargets ? undefined : createHostGuard(lookup);
+  const blockAds = options.blockAds !== false;
+  if (guard || blockAds || hasSiteHeaders) {
+    await page.setRequestInterception(true);
+    page.on('request', (req) => void decide(req).catch(() => undefined));
+  }
+  if (blockAds) await page.evaluateOnNewDocument(installCookieBannerStyle, COOKIE_BANNER_CSS);
+
+  async function decide(req: HTTPRequest): Promise<void> {
+    if (req.isInterceptResolutionHandled()) return;
+    const url = req.url();
+    const scheme = url.slice(0, Math.max(0, url.indexOf(':'))).toLowerCase();
+    if (scheme === 'data' || scheme === 'blob' || scheme === 'about') return req.continue();
+    const u = NETWORK_SCHEMES.has(scheme) ? safeUrl(url) : undefined;
+    if (!u) {
+      state.refused++; // file:, chrome: and other local schemes are never for a scrape
+      return req.abort('accessdenied');
+    }
+    const mainNav = req.isNavigationRequest() && req.frame() === page.mainFrame();
+    if (blockAds && !mainNav && isAdRequest(url)) {
+      state.adsBlocked++;
+      return req.abort('blockedbyclient');
+    }
+    if (guard) {
+      const verdict = await guard.check(u.hostname);
+      if (!verdict.ok) {
+        state.refused++;
+        if (mainNav) state.refusedNavigation = { url, verdict };
+        return req.abort(verdict.kind === 'unresolved' ? 'namenotresolved' : 'blockedbyclient');
+      }
+    }
+    if (hasSiteHeaders && siteOf(url) === targetSite) return req.continue({ headers: { ...req.headers(), ...siteHeaders } });
+    return req.continue();
+  }
+
+  return state;
+}
+
+/** Lower-cased header names, hop-by-hop and unsafe values dropped. */
+function normalizeHeaders(input: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(input ?? {})) {
+    const name = k.toLowerCase().trim();
+    if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name) || DROPPED_HEADERS.has(name)) continue;
+    if (typeof v !== 'string' || /[\r\n\0]/.test(v)) continue;
+    out[name] = v;
+  }
+  return out;
+}
+
+/** Registrable domain of a URL's host (private suffixes such as github.io count), or the host itself. */
+function siteOf(url: string): string | undefined {
+  const host = safeUrl(url)?.hostname.toLowerCase();
+  if (!host) return undefined;
+  return getDomain(host, { allowPrivateDomains: true }) ?? host;
+}
+
+function safeUrl(s: string): URL | undefined {
+  try {
+    return new URL(s);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Waiting helpers for the browser engine: "smart wait" (interface.md `waitFor`: extra delay "added on
+ * top of built-in smart waiting") waits for the load event and then for network quiet (no request in
+ * flight for 500 ms; failing that, at most two, like puppeteer's networkidle2), all under a cap so
+ * pages with long-polling or endless trackers still finish. `settle` is the short version used after actions that
+ * may start loading (click, scroll, press).
+ */
+import type { Page } from 'puppeteer-core';
+
+/** Longest smart wait before capture, ms. */
+export const SMART_WAIT_MAX_MS = 7_000;
+
+/**
+ * Waits for `document.readyState === 'complete'`, then for network quiet, together at most `capMs`.
+ * Quiet first means nothing in flight for 500 ms (so a late API call that fills the page is waited
+ * for); when a page never gets there (long-polling, streaming trackers) within half of what is left
+ * (at most 3 s), two requests in flight for 500 ms is enough. Never throws: a page that does not
+ * settle is captured as it is.
+ */
+export async function smartWait(page: Page, capMs: number): Promise<void> {
+  if (capMs <= 0) return;
+  const end = Date.now() + capMs;
+  await page
+    .waitForFunction(() => document.readyState === 'complete', { timeout: capMs, polling: 100 })
+    .catch(() => undefined);
+  const strict = Math.min(3_000, Math.floor((end - Date.now()) / 2));
+  if (strict <= 0) return;
+  const quiet = await page.waitForNetworkIdle({ idleTime: 500, concurrency: 0, timeout: strict }).then(
+    () => true,
+    () => false,
+  );
+  const left = end - Date.now();
+  if (!quiet && left > 0) await page.waitForNetworkIdle({ idleTime: 500, concurrency: 2, timeout: left }).catch(() => undefined);
+}
+
+/**
+ * After an interaction: lets a started navigation reach DOMContentLoaded and requests it started
+ * finish, at most `capMs` (default 2000). Never throws.
+ */
+export async function settle(page: Page, capMs = 2_000): Promise<void> {
+  const end = Date.now() + capMs;
+  await sleep(50);
+  await page
+    .waitForFunction(() => document.readyState !== 'loading', { timeout: Math.max(1, end - Date.now()), polling: 50 })
+    .catch(() => undefined);
+  const left = end - Date.now();
+  if (left > 0) await page.waitForNetworkIdle({ idleTime: 250, concurrency: 0, timeout: left }).catch(() => undefined);
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,113 @@
+/**
+ * The crawl frontier in the database (core/store/crawl-urls.ts, crawls.ts) on both drivers: limit
+ * and excess slots, breadth-first promotion within the concurrency window, claim tokens (a stale or
+ * duplicated queue message claims nothing), finishing and cancelling.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { forEachDatabase, openTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { newId } from '../../core/ids.ts';
+import { claimUrl, freeSlot, insertDiscovered, lockJob, promote, stillOwned, countByStatus, type Candidate } from '../../core/store/crawl-urls.ts';
+import { cancelJob, createJob, finishIfDone, getJob, jobErrors } from '../../core/store/crawls.ts';
+
+const cand = (path: string, depth = 1): Candidate => ({ key: `//s${path}`, url: `http://s${path}`, sourceUrl: `http://s${path}`, depth, external: false });
+
+forEachDatabase((kind) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await openTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  async function newCrawl(limit: number, concurrency: number) {
+    const id = newId();
+    await createJob(t.db, {
+      id, teamId: 'team-a', kind: 'crawl', url: 'http://s/', publicOptions: {}, options: {}, concurrency, delayMs: 0, urlLimit: limit, zeroDataRetention: false,
+    });
+    return id;
+  }
+
+  test('limit fills slots with new URLs, the rest wait as excess; duplicates and blocked URLs get one row', async () => {
+    const id = await newCrawl(3, 2);
+    await t.db.transaction(async (tx) => {
+      const job = (await lockJob(tx, id))!;
+      const added = await insertDiscovered(tx, job, {
+        accept: [cand('/a', 0), cand('/b'), cand('/a'), cand('/c'), cand('/d'), cand('/e')],
+        robots: [{ key: '//s/private', url: 'http://s/private' }],
+        skipped: [{ key: '//ext', url: 'http://ext/', code: 'EXTERNAL_LINK', error: 'external homepage' }],
+      });
+      expect(added).toBe(3);
+      expect(await insertDiscovered(tx, job, { accept: [cand('/b'), cand('/f')], robots: [{ key: '//s/private', url: 'http://s/private' }], skipped: [] })).toBe(0);
+    });
+    expect(await countByStatus(t.db, id)).toEqual({ backlog: 3, excess: 3, robots: 1, skipped: 1 });
+    const errors = await jobErrors(t.db, id);
+    expect(errors.robotsBlocked).toEqual(['http://s/private']);
+    expect(errors.errors.map((e) => [e.url, e.code])).toEqual([['http://ext/', 'EXTERNAL_LINK']]);
+  });
+
+  test('promotion is breadth first within the window; claims need the current enqueue number', async () => {
+    const id = await newCrawl(10, 2);
+    const items = await t.db.transaction(async (tx) => {
+      const job = (await lockJob(tx, id))!;
+      await insertDiscovered(tx, job, { accept: [cand('/deep', 3), cand('/root', 0), cand('/mid', 1)], robots: [], skipped: [] });
+      return promote(tx, job);
+    });
+    expect(items.length).toBe(2);
+    const rows = await t.db.query<{ id: string; url: string }>('select id, url from crawl_urls where job_id = $1 and status = $2 order by depth', [id, 'queued']);
+    expect(rows.map((r) => r.url)).toEqual(['http://s/root', 'http://s/mid']);
+    const item = items.find((i) => i.rowId === rows[0].id)!;
+    expect(await claimUrl(t.db, item.rowId, item.enqueue + 1, 10_000)).toBeUndefined();
+    const claims = await Promise.all([1, 2, 3].map(() => claimUrl(t.db, item.rowId, item.enqueue, 10_000)));
+    const won = claims.filter(Boolean);
+    expect(won.length).toBe(1);
+    expect(await stillOwned(t.db, won[0]!)).toBe(true);
+    expect(await stillOwned(t.db, { ...won[0]!, attempt: won[0]!.attempt + 1 })).toBe(false);
+    // window full (1 active + 1 queued): nothing more is promoted
+    expect(await t.db.transaction(async (tx) => promote(tx, (await lockJob(tx, id))!))).toEqual([]);
+  });
+
+  test('a failed page frees its slot for an excess URL; finishing waits for kickoff and pending rows', async () => {
+    const id = await newCrawl(1, 1);
+    await t.db.transaction(async (tx) => {
+      const job = (await lockJob(tx, id))!;
+      await insertDiscovered(tx, job, { accept: [cand('/one', 0), cand('/two', 1)], robots: [], skipped: [] });
+      expect(await finishIfDone(tx, job)).toBeUndefined(); // kickoff pending
+      await tx.query(`update crawl_urls set status = 'failed' where job_id = $1 and url_key = '//s/one'`, [id]);
+      await freeSlot(tx, job);
+      job.kickoff = 'done';
+      expect(await finishIfDone(tx, job)).toBeUndefined(); // /two now in the backlog
+      await tx.query(`update crawl_urls set status = 'done', seq = 1 where job_id = $1 and url_key = '//s/two'`, [id]);
+      await tx.query(`update crawl_jobs set done_count = 1 where id = $1`, [id]);
+      expect(await finishIfDone(tx, job)).toBe('completed');
+    });
+    const job = (await getJob(t.db, id))!;
+    expect(job.status).toBe('completed');
+    expect(job.expiresAt!.getTime() - Date.now()).toBeGreaterThan(23 * 3600_000);
+  });
+
+  test('cancel: pending pages fail with SCRAPE_JOB_CANCELLED, backlog is dropped, a second cancel is a no-op', async () => {
+    const id = await newCrawl(10, 1);
+    await t.db.transaction(async (tx) => {
+      const job = (await lockJob(tx, id))!;
+      await insertDiscovered(tx, job, { accept: [cand('/x', 0), cand('/y', 1)], robots: [], skipped: [] });
+      await promote(tx, job);
+    });
+    const ids = await cancelJob(t.db, id);
+    expect(ids.length).toBe(1);
+    expect(ids[0]).toMatch(/^[0-9a-f-]{36}\.1$/);
+    expect(await countByStatus(t.db, id)).toEqual({ failed: 1, dropped: 1 });
+    expect((await jobErrors(t.db, id)).errors[0].code).toBe('SCRAPE_JOB_CANCELLED');
+    expect((await getJob(t.db, id))!.status).toBe('cancelled');
+    expect(await cancelJob(t.db, id)).toEqual([]);
+  });
+
+  test('idempotency key: reuse within 24 h is a 409', async () => {
+    const base = { teamId: 'team-b', kind: 'crawl' as const, url: 'http://s/', publicOptions: {}, options: {}, concurrency: 1, delayMs: 0, urlLimit: 1, zeroDataRetention: false };
+    await createJob(t.db, { ...base, id: newId(), idempotencyKey: 'k1' });
+    await expect(createJob(t.db, { ...base, id: newId(), idempotencyKey: 'k1' })).rejects.toMatchObject({ status: 409 });
+    await createJob(t.db, { ...base, teamId: 'team-c', id: newId(), idempotencyKey: 'k1' });
+    await t.db.query(`update idempotency_keys set created_at = now() - interval '25 hours' where key = 'k1' and team_id = 'team-b'`);
+    await createJob(t.db, { ...base, id: newId(), idempotencyKey: 'k1' });
+  });
+});
