@@ -33,7 +33,10 @@ export interface AdmitSpec {
    * Default: 1 for requests that start work, 0 for status reads (GET/DELETE) and account endpoints.
    */
   credits?: number;
-  /** The request asks for zero data retention (scrape/crawl `zeroDataRetention`, search `enterprise: ["zdr"]`). */
+  /**
+   * The request asks for zero data retention (scrape/crawl `zeroDataRetention`, search
+   * `enterprise: ["zdr"]`): the team needs `zdr_enabled` (always allowed with `TRAWL_AUTH=off`).
+   */
   zeroDataRetention?: boolean;
   /** A status read (counted in the larger status bucket). Default: GET, HEAD and DELETE requests. */
   status?: boolean;

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from '
 import { serveFixtures, type FixtureSite } from '../helpers/fixture-site.ts';
 import { startAccountsTrawl, type AccountsTrawl } from './helpers.ts';
 import { searchCredits } from '../../core/credits/costs.ts';
+import { makePdf } from '../parsers/make-pdf.ts';
 
 setDefaultTimeout(60_000);
 
@@ -23,6 +24,10 @@ beforeAll(async () => {
     '/b': page('B'),
     '/c': page('C'),
     '/gone': { body: page('Gone'), status: 404 },
+    '/three-pages.pdf': {
+      body: makePdf(['one', 'two', 'three'].map((n) => ({ items: [{ x: 72, y: 100, size: 14, text: `Page ${n} of the report, with a sentence of text.` }] }))),
+      headers: { 'content-type': 'application/pdf' },
+    },
   });
   trawl = await startAccountsTrawl();
 });
@@ -163,10 +168,23 @@ describe('charges', () => {
     expect(await trawl.credits(team)).toBe(48 - searchCredits(n));
   });
 
-  // JSON mode needs the json format (LLM) and per-page PDF credits the PDF parser (issues 3 and 5);
-  // lockdown needs the scrape cache (issue 3). Their costs are unit-tested in ledger.test.ts.
+  test('a parsed PDF costs 1 credit per page; parsers: [] costs 1 flat', async () => {
+    const { key, team } = await trawl.key({ credits: 20 });
+    const parsed = await trawl.post('/v2/scrape', { url: site.url('/three-pages.pdf') }, trawl.auth(key));
+    expect(parsed.status).toBe(200);
+    expect(parsed.body.data.markdown).toContain('Page two of the report');
+    expect(parsed.body.data.metadata.creditsUsed).toBe(3);
+    expect(await trawl.credits(team)).toBe(17);
+    const raw = await trawl.post('/v2/scrape', { url: site.url('/three-pages.pdf'), parsers: [] }, trawl.auth(key));
+    expect(raw.status).toBe(200);
+    expect(raw.body.data.markdown ?? '').not.toContain('Page two');
+    expect(raw.body.data.metadata.creditsUsed).toBe(1);
+    expect(await trawl.credits(team)).toBe(16);
+  });
+
+  // JSON mode needs the json format (an LLM) and lockdown the scrape cache (issue 3); their costs
+  // are unit-tested in ledger.test.ts.
   test.todo('JSON mode adds 4 credits per page');
-  test.todo('a parsed PDF costs 1 credit per page; parsers: [] costs 1 flat');
   test.todo('lockdown costs 5 credits on a cache hit and 1 on a miss');
 
   test('credit history by key', async () => {
