@@ -4,6 +4,7 @@
  * retention, lockdown, or scrapes with headers/actions: resolveScrapeOptions turns `storeInCache` off
  * for those). Indexing never fails a scrape: errors are logged and swallowed.
  */
+import { DomUtils, parseDocument } from 'htmlparser2';
 import type { Queryable } from '../db/client.ts';
 import type { Logger } from '../log.ts';
 import type { Document } from '../pipeline/scrape.ts';
@@ -12,7 +13,6 @@ import { extractPaper } from './papers/extract.ts';
 import { upsertPaper } from './papers/store.ts';
 import { clip, markdownToText, parseDate } from './text.ts';
 import { safeDecode } from './operators.ts';
-import { DomUtils, parseDocument } from 'htmlparser2';
 
 /** Characters of page text kept in the index (the tsvector and highlights read it). */
 export const MAX_CONTENT_CHARS = 64 * 1024;

@@ -113,13 +113,17 @@ function splitTerms(text: string): { positive: string[]; negative: string[] } {
   return { positive, negative };
 }
 
+/** Pages the any-word fill ranks at most (bounds the cost of common words; bench/search). */
+export const OR_FILL_CAP = 1000;
+
 /**
  * Searches the index.
  * @returns at most `limit` hits, best first (newest first with `sortByDate`)
  */
 export async function searchPages(db: Queryable, q: LocalQuery): Promise<LocalHit[]> {
   const { positive, negative } = splitTerms(q.parsed.text);
-  const run = async (tsquery: string, args: string[], exclude: string[], limit: number): Promise<LocalHit[]> => {
+  /** `cap`: rank at most this many matching pages (the any-word fill, where common words match most pages). */
+  const run = async (tsquery: string, args: string[], exclude: string[], limit: number, cap?: number): Promise<LocalHit[]> => {
     const params: unknown[] = [...args];
     const where = [`tsv @@ (${tsquery})`, ...filters(q, params)];
     if (exclude.length) {
@@ -127,16 +131,20 @@ export async function searchPages(db: Queryable, q: LocalQuery): Promise<LocalHi
       where.push(`url <> ALL($${params.length}::text[])`);
     }
     params.push(limit);
+    const limitParam = `$${params.length}`;
+    const capSql = cap ? ` LIMIT ${Math.floor(cap)}` : '';
     const [inner, outer] = q.sortByDate
       ? ['coalesce(published_at, updated_at) DESC, rank DESC', 'coalesce(s.published_at, s.updated_at) DESC, top.rank DESC']
       : ['rank DESC, coalesce(published_at, updated_at) DESC', 'top.rank DESC, coalesce(s.published_at, s.updated_at) DESC'];
     const headline = q.highlights
-      ? `ts_headline('english', left(s.content, 20000), (${tsquery}), 'MaxWords=28, MinWords=12, MaxFragments=2, FragmentDelimiter=" … ", StartSel="", StopSel=""')`
+      ? `ts_headline('english', left(s.content, 20000), (${tsquery}), 'MaxWords=35, MinWords=15, MaxFragments=1, StartSel="", StopSel=""')`
       : 'NULL';
     return db.query<LocalHit>(
       `WITH top AS MATERIALIZED (
-         SELECT url, ts_rank_cd(tsv, (${tsquery}), 32) AS rank FROM search_index
-         WHERE ${where.join(' AND ')} ORDER BY ${inner} LIMIT $${params.length})
+         SELECT url, rank FROM (
+           SELECT url, published_at, updated_at, ts_rank_cd(tsv, (${tsquery}), 32) AS rank FROM search_index
+           WHERE ${where.join(' AND ')}${capSql}) c
+         ORDER BY ${inner} LIMIT ${limitParam})
        SELECT s.url, s.title, s.description, ${headline} AS headline,
               s.published_at AS "publishedAt", s.updated_at AS "updatedAt", s.image_url AS "imageUrl",
               s.image_width AS "imageWidth", s.image_height AS "imageHeight"
@@ -150,6 +158,6 @@ export async function searchPages(db: Queryable, q: LocalQuery): Promise<LocalHi
   const args = [positive.join(' or ')];
   if (negative.length) args.push(negative.map((n) => `-${n}`).join(' '));
   const tsquery = `websearch_to_tsquery('english', $1)${negative.length ? ` && websearch_to_tsquery('english', $2)` : ''}`;
-  const extra = await run(tsquery, args, all.map((h) => h.url), q.limit - all.length);
+  const extra = await run(tsquery, args, all.map((h) => h.url), q.limit - all.length, OR_FILL_CAP);
   return [...all, ...extra];
 }

@@ -241,3 +241,20 @@ describe('provider fallback', () => {
     expect(e.code).toBe('SCRAPE_TIMEOUT');
   });
 });
+
+describe('search-provider contract', () => {
+  test('every registered provider is named as registered, declares valid sources, and local is last and always configured', async () => {
+    const names = registry.names('search-provider');
+    expect(names.at(-1)).toBe('local');
+    for (const name of names) {
+      const p = await provider(name);
+      expect(p.kind).toBe('search-provider');
+      expect(p.name).toBe(name);
+      expect(typeof p.configured(loadConfig({}))).toBe('boolean');
+      for (const s of p.sources ?? []) expect(['web', 'news', 'images']).toContain(s);
+    }
+    expect((await provider('local')).configured(loadConfig({}))).toBe(true);
+    expect(loadConfig({}).search.providers).toEqual(['local']);
+    expect(loadConfig({ SEARXNG_URL: 'http://127.0.0.1:1', BRAVE_API_KEY: 'k' }).search.providers).toEqual(['searxng', 'brave', 'local']);
+  });
+});
