@@ -174,6 +174,8 @@ export interface ParserPlugin {
    */
   optIn?: boolean;
   parse(input: ParserInput, options: ParserOptions, ctx: PluginContext): Promise<ParsedDocument>;
+  /** Releases worker pools (mupdf, tesseract) at shutdown. */
+  close?(): Promise<void>;
 }
 
 export function defineParser(plugin: Omit<ParserPlugin, 'kind'>): ParserPlugin {

@@ -27,6 +27,10 @@ export function imageType(bytes: Uint8Array): string | undefined {
 
 export default defineParser({
   name: 'image',
+  async close() {
+    const { closeOcrPool } = await import('./ocr/pool.ts');
+    await closeOcrPool();
+  },
   accepts: {
     mime: ['image/png', 'image/jpeg', 'image/jpg', 'image/pjpeg', 'image/webp', 'image/tiff', 'image/gif', 'image/bmp', 'image/x-ms-bmp'],
     ext: ['.png', '.jpg', '.jpeg', '.webp', '.tif', '.tiff', '.gif', '.bmp'],

@@ -10,6 +10,11 @@ import { isPdf } from './pdf/magic.ts';
 
 export default defineParser({
   name: 'pdf',
+  async close() {
+    const { closePdfPool } = await import('./pdf/pool.ts');
+    const { closeOcrPool } = await import('./ocr/pool.ts');
+    await Promise.all([closePdfPool(), closeOcrPool()]);
+  },
   accepts: { mime: ['application/pdf', 'application/x-pdf', 'application/acrobat'], ext: ['.pdf'], magic: isPdf },
   optIn: true,
   async parse(input, options, ctx) {

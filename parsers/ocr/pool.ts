@@ -74,7 +74,8 @@ export class OcrPool {
     } catch (e) {
       if (aborted) throw new TrawlError('SCRAPE_TIMEOUT', '[ocr] recognition stopped: the time limit was reached');
       this.discard(slot);
-      throw new TrawlError('PARSE_FAILED', `[ocr] text recognition failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      const why = (e instanceof Error ? e.message : String(e)).replace(/^Error: /, '');
+      throw new TrawlError('PARSE_FAILED', why.startsWith('[ocr]') ? why : `[ocr] text recognition failed: ${why}`, { cause: e });
     } finally {
       signal?.removeEventListener('abort', onAbort);
       if (!aborted) this.release(slot);

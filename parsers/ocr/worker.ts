@@ -29,9 +29,13 @@ async function getCore() {
   return (options: Record<string, unknown>) => TesseractCore({ ...options, wasmBinary: binary });
 }
 
+/** The tessdata directory tesseract.js last looked in (for messages). */
+let tessdata = '';
+
 /** Language data for `<dir>/<lang>.traineddata`: embedded English, else the file or its `.gz`. */
 async function readLanguage(path: string): Promise<Uint8Array> {
   const lang = basename(path).replace(/\.traineddata(\.gz)?$/, '');
+  tessdata = dirname(path);
   if (lang === 'eng') return new Uint8Array(await readFile(engPath));
   for (const candidate of [path, `${path}.gz`]) {
     try {
@@ -40,11 +44,13 @@ async function readLanguage(path: string): Promise<Uint8Array> {
       // try the next name
     }
   }
-  throw new Error(`[ocr] no language data for "${lang}": put ${lang}.traineddata or ${lang}.traineddata.gz in ${dirname(path)}`);
+  throw new Error(`no ${lang}.traineddata in ${dirname(path)}`);
 }
 
+/** tesseract.js falls back to a download when the cache has no data: refuse, naming what to install. */
 const refuse = async (url: string) => {
-  throw new Error(`[ocr] language data is never downloaded (${url}); put it in the tessdata directory`);
+  const lang = basename(url).replace(/\.traineddata(\.gz)?$/, '');
+  throw new Error(`[ocr] no language data for "${lang}": put ${lang}.traineddata or ${lang}.traineddata.gz in ${tessdata || 'the tessdata directory'} (language data is never downloaded)`);
 };
 
 worker.setAdapter({

@@ -12,8 +12,8 @@ import { spansToPieces } from './layout/pieces.ts';
 import { layoutDocument, renderMarkdown } from './layout/document.ts';
 import { blocksOutput } from './output.ts';
 import { needsOcr, ocrScale, readPage, renderForOcr } from './extract.ts';
-import { ocrSpans, type OcrResult } from '../ocr/result.ts';
 import { imageJob } from './image-pages.ts';
+import { ocrPage, type EngineCtx as Ctx, type EngineJob, type OcrFn, type PageSlot } from './job.ts';
 import { pdfMetadata } from './metadata.ts';
 import { isPdf } from './magic.ts';
 
@@ -24,34 +24,6 @@ const MAX_FAILURES_IN_A_ROW = 20;
 /** Time kept back from the deadline for layout and the reply, ms. */
 const RESERVE_MS = 1500;
 
-export interface EngineJob {
-  kind: 'pdf' | 'image';
-  bytes: Uint8Array;
-  mime: string;
-  mode: 'fast' | 'auto' | 'ocr';
-  maxPages?: number;
-  pages: boolean;
-  pageMarkers: boolean;
-  blocks: boolean;
-  /** Epoch ms. */
-  deadline: number;
-  /** Largest mupdf heap before the job stops reading pages, bytes. */
-  memoryLimit: number;
-  /** OCR requests kept in flight at once. */
-  ocrParallel: number;
-}
-
-/** Asks the main thread's OCR pool to read a PNG. */
-export type OcrFn = (png: Uint8Array) => Promise<OcrResult>;
-
-interface Ctx {
-  mupdf: typeof Mupdf;
-  job: EngineJob;
-  ocr: OcrFn;
-  warnings: string[];
-  heap: () => number;
-}
-
 function open(mupdf: typeof Mupdf, job: EngineJob): Mupdf.Document {
   if (job.kind === 'pdf' && !isPdf(job.bytes)) {
     throw new TrawlError('PARSE_FAILED', '[pdf] the file is not a PDF (no %PDF- header in its first 1024 bytes)');
@@ -60,16 +32,14 @@ function open(mupdf: typeof Mupdf, job: EngineJob): Mupdf.Document {
   try {
     doc = mupdf.Document.openDocument(job.bytes, job.mime);
   } catch (e) {
-    throw new TrawlError('PARSE_FAILED', `[pdf] the file is not a readable PDF: ${(e as Error).message}`, { cause: e });
+    const what = job.kind === 'pdf' ? 'PDF' : 'image';
+    throw new TrawlError('PARSE_FAILED', `[${job.kind}] the file is not a readable ${what}: ${(e as Error).message}`, { cause: e });
   }
   if (doc.needsPassword()) {
     throw new TrawlError('SCRAPE_UNSUPPORTED_FILE_ERROR', '[pdf] the PDF is encrypted with a password; it cannot be read without it');
   }
   return doc;
 }
-
-/** A page read now, or a page waiting for OCR. */
-export type PageSlot = PageText | Promise<PageText>;
 
 /** Reads one PDF page (synchronously; OCR'd pages come back as a promise). */
 function readOne(ctx: Ctx, doc: Mupdf.Document, index: number): PageSlot {
@@ -98,30 +68,6 @@ function readOne(ctx: Ctx, doc: Mupdf.Document, index: number): PageSlot {
   } finally {
     page.destroy();
   }
-}
-
-/**
- * OCRs a rendered page.
- * @param scale render pixels per page unit
- * @param fallback the page to use when OCR fails (a warning names the page)
- */
-export function ocrPage(
-  ctx: Ctx,
-  png: Uint8Array,
-  scale: number,
-  page: Pick<PageText, 'pageNumber' | 'width' | 'height' | 'figures' | 'rendered'>,
-  fallback: () => PageText,
-): Promise<PageText> {
-  return ctx.ocr(png).then(
-    (result): PageText => {
-      const { spans, confs } = ocrSpans(result, scale);
-      return { ...page, pieces: spansToPieces(spans, confs), source: 'layout_ocr', status: 'ok' };
-    },
-    (e): PageText => {
-      ctx.warnings.push(`[${ctx.job.kind}] page ${page.pageNumber}: OCR failed (${(e as Error).message})`);
-      return fallback();
-    },
-  );
 }
 
 function failedPage(pageNumber: number): PageText {
@@ -201,4 +147,3 @@ export async function runJob(mupdf: typeof Mupdf, job: EngineJob, ocr: OcrFn, he
   }
 }
 
-export type { Ctx as EngineCtx };

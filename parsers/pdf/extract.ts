@@ -105,11 +105,14 @@ export function readPage(page: Mupdf.Page, bounds: Box): NativePage {
   return { spans, figures, chars, badChars, imageCover: Math.min(1, imageArea / area) };
 }
 
-/** Whether auto mode should OCR a page: no text, mostly garbage text, or a scan with a few words on it. */
+/**
+ * Whether auto mode should OCR a page: no text, mostly unmapped glyphs (U+FFFD, private use), or a
+ * scan carrying a stamp of a few words ("Scanned by ...").
+ */
 export function needsOcr(p: NativePage): boolean {
   if (p.chars < 20) return true;
   if (p.badChars / p.chars >= 0.25) return true;
-  return p.imageCover >= 0.5 && p.chars < 200;
+  return p.imageCover >= 0.5 && p.chars < 50;
 }
 
 /** The render scale for OCR: OCR_DPI, reduced for very large pages. */

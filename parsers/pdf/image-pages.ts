@@ -7,7 +7,7 @@
 import type * as Mupdf from 'mupdf';
 import { TrawlError } from '../../core/errors.ts';
 import type { Box, PageText } from './layout/types.ts';
-import { ocrPage, type EngineCtx, type PageSlot } from './engine.ts';
+import { ocrPage, type EngineCtx, type PageSlot } from './job.ts';
 
 /** Largest image accepted, pixels. */
 export const MAX_PIXELS = 100_000_000;

@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { ParsedDocument, PluginContext } from '../../core/plugin.ts';
 import { TrawlError, type SerializedError } from '../../core/errors.ts';
-import type { EngineJob } from './engine.ts';
+import type { EngineJob } from './job.ts';
 
 const IDLE_MS = 30_000;
 /** Time a worker gets past the deadline to finish its reply before it is terminated, ms. */

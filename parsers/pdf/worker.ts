@@ -15,7 +15,8 @@ import wasmPath from '../../node_modules/mupdf/dist/mupdf-wasm.wasm' with { type
 import { readFile } from 'node:fs/promises';
 import type * as Mupdf from 'mupdf';
 import { TrawlError } from '../../core/errors.ts';
-import { runJob, type EngineJob } from './engine.ts';
+import { runJob } from './engine.ts';
+import type { EngineJob } from './job.ts';
 import type { OcrResult } from '../ocr/result.ts';
 
 declare const self: Worker;

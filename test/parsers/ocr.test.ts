@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import pdf from '../../parsers/pdf.ts';
 import image from '../../parsers/image.ts';
 import { closePdfPool } from '../../parsers/pdf/pool.ts';
-import { closeOcrPool } from '../../parsers/ocr/pool.ts';
+import { OcrPool, closeOcrPool } from '../../parsers/ocr/pool.ts';
 import { TrawlError } from '../../core/errors.ts';
 import type { ParsedDocument } from '../../core/plugin.ts';
 import { makePdf, renderPng } from './make-pdf.ts';
@@ -107,6 +107,19 @@ describe('auto mode and the image parser', () => {
         const out = await parseImage(await Bun.file(join(dir, `note.${ext}`)).bytes(), mime);
         expect(out.markdown).toContain('Twelve crates of apples arrived on Monday morning.');
       }
+    }
+  }, OCR_MS);
+
+  test('a configured language without data fails clearly, without a download', async () => {
+    const pool = new OcrPool(['xyz'], join(dir, 'tessdata'), 1);
+    try {
+      await pool.recognize(renderPng(scanned, 0, 50));
+      throw new Error('expected a failure');
+    } catch (e) {
+      expect((e as TrawlError).code).toBe('PARSE_FAILED');
+      expect((e as TrawlError).message).toContain('no language data for "xyz"');
+    } finally {
+      await pool.close();
     }
   }, OCR_MS);
 

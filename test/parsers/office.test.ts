@@ -18,6 +18,9 @@ import { docx, wml, zip } from './zip-writer.ts';
 import { makePdf, renderPng } from './make-pdf.ts';
 import { pluginContext } from './helpers.ts';
 
+/** Limit for tests that start workers and parse whole files on a slow machine, ms. */
+const SLOW = 30_000;
+
 function run(parser: ParserPlugin, bytes: Uint8Array, contentType: string, filename?: string) {
   return parser.parse({ bytes, contentType, url: `file:///${filename ?? 'upload'}`, filename }, { type: parser.name }, pluginContext());
 }
@@ -65,7 +68,7 @@ describe('docx', () => {
     expect(doc.html).toMatch(/<table>.*<td><p>Library<\/p><\/td><td><p>2<\/p><\/td>.*<\/table>/s);
     expect(doc.html).toContain('<strong>Bring your badge.</strong>');
     expect(doc.metadata).toMatchObject({ title: 'Quarterly Memo', author: 'Ada Lovelace', creationDate: '2024-03-01T10:00:00Z' });
-  });
+  }, SLOW);
 
   test('zip bombs are refused before mammoth opens them', async () => {
     const big = docx(wml.p('x')).slice(); // a real document to start from
@@ -80,7 +83,7 @@ describe('docx', () => {
     expect(e2.message).toContain('larger than it declares');
     const many = zip(Array.from({ length: 20_001 }, (_, i) => ({ name: `word/media/${i}.xml`, data: '' })));
     expect((await failure(run(docxParser, many, DOCX))).message).toContain('20001 entries');
-  });
+  }, SLOW);
 
   test('broken containers and non-Word zips fail clearly', async () => {
     expect((await failure(run(docxParser, new TextEncoder().encode('PK not really'), DOCX))).message).toContain('not a readable ZIP');

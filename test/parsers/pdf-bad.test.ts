@@ -12,6 +12,9 @@ import type { ParsedDocument } from '../../core/plugin.ts';
 import { makePdf, words } from './make-pdf.ts';
 import { DEBIAN_REFERENCE, hasDebianReference, pluginContext } from './helpers.ts';
 
+/** Limit for tests that start workers and parse whole files on a slow machine, ms. */
+const SLOW = 30_000;
+
 afterAll(() => closePdfPool());
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -43,7 +46,7 @@ describe('bad PDFs', () => {
     const e = await failure(parse(makePdf([{ items: [{ x: 72, y: 72, size: 12, text: 'secret text' }] }], { save: 'encrypt=aes-256,user-password=hunter2' })));
     expect(e.code).toBe('SCRAPE_UNSUPPORTED_FILE_ERROR');
     expect(e.message).toContain('password');
-  });
+  }, SLOW);
 
   test('encrypted with an owner password only is readable', async () => {
     const out = await parse(makePdf([{ items: [{ x: 72, y: 72, size: 12, text: 'open text' }] }], { save: 'encrypt=aes-128,owner-password=boss' }));
@@ -92,7 +95,7 @@ describe('bad PDFs', () => {
     expect(e.code).toBe('SCRAPE_TIMEOUT');
     const out = await parse(doc(1));
     expect(out.markdown).toContain('Page 1 line 30:');
-  });
+  }, SLOW);
 
   test.skipIf(!hasDebianReference)('the deadline gives a partial result or a clear error, in time', async () => {
     const started = Date.now();
@@ -105,5 +108,5 @@ describe('bad PDFs', () => {
       expect((e as TrawlError).code).toBe('SCRAPE_PDF_INSUFFICIENT_TIME_ERROR');
     }
     expect(Date.now() - started).toBeLessThan(1800 + 3000);
-  });
+  }, SLOW);
 });

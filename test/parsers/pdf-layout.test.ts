@@ -10,6 +10,9 @@ import type { ParsedDocument } from '../../core/plugin.ts';
 import { type TextItem, makePdf } from './make-pdf.ts';
 import { checkBlocks, pluginContext } from './helpers.ts';
 
+/** Limit for tests that start workers and parse whole files on a slow machine, ms. */
+const SLOW = 30_000;
+
 afterAll(() => closePdfPool());
 
 const LEFT = [
@@ -73,7 +76,7 @@ describe('pdf layout', () => {
   test('parse', async () => {
     doc = await parse({ blocks: true, pageMarkers: true });
     expect(doc.metadata).toMatchObject({ title: 'ACME Report', numPages: 3 });
-  });
+  }, SLOW);
 
   test('title and headings', () => {
     expect(doc.markdown!.startsWith('# Annual Results Overview\n\n## Introduction\n\n')).toBe(true);
@@ -124,5 +127,5 @@ describe('pdf layout', () => {
     expect(plain.markdown).toContain('right side of the page in this document.\n\n## Regional figures');
     expect(plain.blocks).toBeUndefined();
     expect(plain.pages).toBeUndefined();
-  });
+  }, SLOW);
 });

@@ -4,7 +4,8 @@
  * markdown fragment for it. Heading levels come from the size rank (stats.ts).
  */
 import type { Block, DocStats } from './types.ts';
-import { type Line, LEADER, LIST_MARKER, boxOf, joinText } from './paragraphs.ts';
+import { type Line, boxOf, joinText } from './paragraphs.ts';
+import { LEADER, LIST_MARKER } from './patterns.ts';
 import { HEADING_RATIO, levelOf } from './stats.ts';
 
 const CAPTION =
@@ -36,13 +37,30 @@ function listMarkdown(text: string): string {
   return `- ${marker} ${rest}`;
 }
 
-function codeMarkdown(lines: Line[]): string {
+/**
+ * A fenced code block: indentation from the lines' x offsets (a monospaced character is 0.6 em),
+ * blank lines where the vertical gap is a line pitch or more.
+ */
+export function codeMarkdown(lines: Line[]): string {
   const left = Math.min(...lines.map((l) => l.box[0]));
+  const pitches = lines.slice(1).map((l, i) => l.base - lines[i]!.base).filter((p) => p > 0);
+  const pitch = pitches.length ? Math.min(...pitches) : 0;
   const body = lines
-    .map((l) => ' '.repeat(Math.max(0, Math.round((l.box[0] - left) / (0.6 * l.size)))) + l.text.trimEnd())
+    .map((l, i) => {
+      const gap = i > 0 && pitch ? Math.round((l.base - lines[i - 1]!.base) / pitch) - 1 : 0;
+      return '\n'.repeat(Math.min(3, Math.max(0, gap))) + ' '.repeat(Math.max(0, Math.round((l.box[0] - left) / (0.6 * l.size)))) + l.text.trimEnd();
+    })
     .join('\n');
   const fence = body.includes('```') ? '~~~~' : '```';
   return `${fence}\n${body}\n${fence}`;
+}
+
+/** A typographic bullet never starts code, even when the item's text is monospaced. */
+const BULLET_ITEM = /^[•●○◦▪▫■□‣⁃∙◆◇►▶➢➤✓✔]\s+\S/;
+
+/** Whether a group of lines is code: set (nearly) all in a monospaced font, not a bulleted item. */
+export function isCode(lines: Line[]): boolean {
+  return !BULLET_ITEM.test(lines[0]!.text) && weighted(lines, (l) => l.mono) >= 0.8 && lines.every((l) => l.mono >= 0.5);
 }
 
 /**
@@ -58,7 +76,7 @@ export function classify(lines: Line[], stats: DocStats): Block {
   const base = { box, conf, emitted: true };
   const ending = /[.,;:]$/.test(text) && !/\.\.\.$/.test(text);
 
-  if (weighted(lines, (l) => l.mono) >= 0.8 && lines.every((l) => l.mono >= 0.5)) {
+  if (isCode(lines)) {
     return { ...base, type: 'code', label: 'monospace', markdown: codeMarkdown(lines) };
   }
   if (CAPTION.test(text) && lines.length <= 6) {
@@ -67,7 +85,8 @@ export function classify(lines: Line[], stats: DocStats): Block {
   if (LEADER.test(text)) {
     return { ...base, type: 'list_item', label: 'toc-entry', markdown: `- ${text.replace(LEADER, ' ')}` };
   }
-  if (LIST_MARKER.test(text)) {
+  // A numbered line in a heading size is a numbered section, not a list item.
+  if (LIST_MARKER.test(text) && !(size >= stats.bodySize * HEADING_RATIO && lines.length <= 2)) {
     return { ...base, type: 'list_item', label: 'list-marker', markdown: listMarkdown(text) };
   }
   if (weighted(lines, (l) => l.math) >= 0.5) {

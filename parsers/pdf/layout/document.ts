@@ -42,11 +42,20 @@ export interface Rendered {
   spans: Map<Block, [number, number]>;
 }
 
+/**
+ * Whether a paragraph runs on from one page to the next: the page ends in text without a sentence
+ * end and the next page starts with text in lower case. Without page markers, the two are joined.
+ */
+function continues(a: Block | undefined, b: Block | undefined): boolean {
+  return a?.type === 'text' && b?.type === 'text' && !/[.!?:;)\]"”’]$/.test(a.markdown) && /^\p{Ll}/u.test(b.markdown);
+}
+
 /** Joins blocks into markdown, keeping the offsets of each block. */
 export function renderMarkdown(layouts: PageLayout[], pageMarkers: boolean): Rendered {
   const spans = new Map<Block, [number, number]>();
   const pages: Rendered['pages'] = [];
   let markdown = '';
+  let last: Block | undefined;
   for (const page of layouts) {
     const local: [Block, number, number][] = [];
     let text = '';
@@ -60,9 +69,10 @@ export function renderMarkdown(layouts: PageLayout[], pageMarkers: boolean): Ren
     }
     pages.push({ pageNumber: page.pageNumber, markdown: text });
     if (!text) continue;
-    if (markdown) markdown += pageMarkers ? pageMarker(page.pageNumber) : '\n\n';
+    if (markdown) markdown += pageMarkers ? pageMarker(page.pageNumber) : continues(last, local[0]?.[0]) ? ' ' : '\n\n';
     for (const [b, s, e] of local) spans.set(b, [markdown.length + s, markdown.length + e]);
     markdown += text;
+    last = local.at(-1)?.[0];
   }
   return { markdown, pages, spans };
 }

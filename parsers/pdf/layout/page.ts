@@ -6,8 +6,8 @@
 import type { Block, BlockType, DocStats, PageLayout, PageText, Piece } from './types.ts';
 import { regions } from './columns.ts';
 import { findTables, tableMarkdown } from './tables.ts';
-import { groupLines, toLines } from './paragraphs.ts';
-import { classify } from './classify.ts';
+import { type Line, groupLines, toLines } from './paragraphs.ts';
+import { classify, isCode } from './classify.ts';
 
 /**
  * Lays out a page.
@@ -26,11 +26,12 @@ export function layoutPage(page: PageText, marks: Map<Piece, BlockType>, stats: 
       conf: t.conf,
       emitted: true,
     }));
-    for (const group of groupLines(toLines(rest))) items.push(classify(group, stats));
+    for (const group of mergeCode(groupLines(toLines(rest)))) items.push(classify(group, stats));
     items.sort((a, b) => a.box[1] - b.box[1]);
     blocks.push(...items);
   }
   demoteLabels(blocks, stats);
+  nestLists(blocks, stats);
 
   const furniture = [...marks].map(([piece, type]): Block => ({
     type,
@@ -57,6 +58,50 @@ export function layoutPage(page: PageText, marks: Map<Piece, BlockType>, stats: 
     status: page.status,
     blocks: ordered,
   };
+}
+
+/**
+ * Code blocks interrupted by blank lines come out of grouping as several groups: consecutive code
+ * groups that overlap horizontally and are at most a few lines apart are one block.
+ */
+function mergeCode(groups: Line[][]): Line[][] {
+  const out: Line[][] = [];
+  for (const g of groups) {
+    const prev = out.at(-1);
+    const last = prev?.at(-1);
+    if (prev && last && isCode(prev) && isCode(g)) {
+      const first = g[0]!;
+      const near = first.base - last.base <= 4.5 * Math.max(first.size, last.size);
+      const overlap = Math.min(first.box[2], last.box[2]) > Math.max(first.box[0], last.box[0]) - 2 * first.size;
+      if (near && overlap) {
+        prev.push(...g);
+        continue;
+      }
+    }
+    out.push(g);
+  }
+  return out;
+}
+
+/**
+ * Nesting of list items by indent: an item whose marker sits right of the previous item's marker is
+ * one level deeper; it is indented by the width of its parent's marker (`- ` or `1. `).
+ */
+function nestLists(blocks: Block[], stats: DocStats): void {
+  let stack: { x: number; width: number }[] = [];
+  let indent = '';
+  for (const b of blocks) {
+    if (b.type !== 'list_item') {
+      stack = [];
+      continue;
+    }
+    const x = b.box[0];
+    while (stack.length && x < stack.at(-1)!.x - 0.5 * stats.bodySize) stack.pop();
+    const top = stack.at(-1);
+    if (!top || x > top.x + 0.8 * stats.bodySize) stack.push({ x, width: (/^(\S+\s)/.exec(b.markdown)?.[1]?.length ?? 2) });
+    indent = stack.slice(0, -1).map((s) => ' '.repeat(s.width)).join('');
+    if (indent) b.markdown = b.markdown.replace(/^/gm, indent);
+  }
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { Box, Piece } from './types.ts';
 import { toRows } from './tables.ts';
 import { union } from './pieces.ts';
+import { LEADER, LIST_MARKER } from './patterns.ts';
 
 export interface Line {
   text: string;
@@ -18,11 +19,7 @@ export interface Line {
   conf: number | null;
 }
 
-/** A list item's marker: a bullet, `1.`, `2)`, `a)`, `(b)`, `iv.`; followed by text. */
-export const LIST_MARKER = /^([•●○◦▪▫■□‣⁃∙·◆◇►▶➢➤✓✔\-–—*+]|\(?\d{1,3}[.)]|\(?[a-z][.)]|\([A-Za-z]\)|\(?[ivx]{1,5}[.)])\s+\S/;
 
-/** Dot leaders before a page number at the end of a line (tables of contents). */
-export const LEADER = /\s*(?:[.·…]\s*){4,}(?=[\divxlcdm]+\s*$)/i;
 
 /** Joins the pieces of each row into lines. */
 export function toLines(pieces: Piece[]): Line[] {
@@ -57,9 +54,14 @@ function quantile(values: number[], q: number): number {
 }
 
 const sameStyle = (a: Line, b: Line) =>
-  Math.abs(a.size - b.size) <= Math.max(0.6, 0.08 * a.size) &&
-  (a.bold >= 0.8) === (b.bold >= 0.8) &&
-  (a.mono >= 0.8) === (b.mono >= 0.8);
+  Math.abs(a.size - b.size) <= Math.max(0.6, 0.08 * a.size) && (a.bold >= 0.8) === (b.bold >= 0.8);
+
+/**
+ * A switch between code and prose: one line is monospaced and the other is not, and the code is
+ * set apart by its indent (a prose line full of inline paths and commands stays in its paragraph).
+ */
+const codeSwitch = (a: Line, b: Line) =>
+  (a.mono >= 0.8) !== (b.mono >= 0.8) && Math.abs(a.box[0] - b.box[0]) > 0.5 * Math.max(a.size, b.size);
 
 /**
  * Groups lines (top to bottom) into paragraph-like blocks.
@@ -73,6 +75,7 @@ export function groupLines(lines: Line[]): Line[][] {
   // The line pitch: a low quantile, since short paragraphs make paragraph gaps common.
   const pitch = quantile(pitches.filter((p) => p > 0), 0.25);
   const groups: Line[][] = [];
+  const rightEdge = Math.max(0, ...lines.map((l) => l.box[2]));
   let cur: Line[] = [];
   let right = 0;
   lines.forEach((line, i) => {
@@ -88,13 +91,15 @@ export function groupLines(lines: Line[]): Line[][] {
     const prose = line.mono < 0.8;
     const justified = cur.filter((l) => Math.abs(l.box[2] - right) < 2).length >= 2;
     const overlaps = Math.min(line.box[2], prev.box[2]) - Math.max(line.box[0], prev.box[0]) > 0;
-    // First-line indent: this line is indented and the next one comes back (a hanging indent stays in).
+    // First-line indent: this line is indented, the line before ended short of the right edge, and the
+    // next line comes back (a hanging indent stays in its paragraph).
     const next = lines[i + 1];
     const indented =
-      prose && !isItem && line.box[0] > prev.box[0] + 0.8 * em &&
+      prose && !isItem && line.box[0] > prev.box[0] + 0.8 * em && prev.box[2] < rightEdge - 2 * em &&
       (!next || !sameStyle(line, next) || Math.abs(next.box[0] - prev.box[0]) < 0.5 * em);
     const split =
       !sameStyle(prev, line) ||
+      codeSwitch(prev, line) ||
       gap > Math.max(1.5 * em, pitch ? 1.3 * pitch : 0) ||
       gap <= 0 ||
       !overlaps ||

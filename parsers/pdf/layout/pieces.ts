@@ -5,13 +5,11 @@
  * markers and section numbers set apart from their text are joined to it.
  */
 import type { Box, Piece, Span } from './types.ts';
+import { BULLET, ENUMERATOR, SECTION_NUMBER } from './patterns.ts';
 
 /** Gap (in font sizes) above which two spans on one row are separate pieces. */
 const PIECE_GAP_EM = 0.8;
 
-const BULLET = /^[•●○◦▪▫■□‣⁃∙·◆◇►▶➢➤✓✔\-–—*+]$/;
-const ENUMERATOR = /^(\(?\d{1,3}[.)]|\(?[a-z][.)]|\([A-Za-z]\)|\(?[ivx]{1,5}[.)])$/;
-const SECTION_NUMBER = /^(\d{1,3}(\.\d{1,3})*\.?|[A-Z]\.(\d{1,3}\.?)*)$/;
 
 export function union(a: Box, b: Box): Box {
   return [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])];

@@ -6,7 +6,7 @@
  */
 import type { Box, Piece } from './types.ts';
 import { union } from './pieces.ts';
-import { LEADER } from './paragraphs.ts';
+import { LEADER } from './patterns.ts';
 
 export interface Table {
   /** Cell texts, first row is the header. */
