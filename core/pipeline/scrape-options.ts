@@ -8,6 +8,7 @@ import { Value } from '@sinclair/typebox/value';
 import { TrawlError } from '../errors.ts';
 import type { FormatPlugin } from '../plugin.ts';
 import type { FormatSpec, ScrapeOptions } from '../http/models/scrape.ts';
+import { validateSelectors } from '../../parsers/html/selectors.ts';
 
 /** Defaults of interface.md "Scrape options" (timeout and maxAge in ms). */
 export const SCRAPE_DEFAULTS = {
@@ -80,6 +81,8 @@ function resolveParsers(raw: unknown): ScrapeOptions['parsers'] {
  */
 export function resolveScrapeOptions(raw: Record<string, any>, plugins: Map<string, FormatPlugin>): ScrapeOptions {
   const formats = resolveFormats(raw.formats, plugins);
+  validateSelectors(raw.includeTags, 'includeTags');
+  validateSelectors(raw.excludeTags, 'excludeTags');
   const lockdown = raw.lockdown === true;
   const timeout = raw.timeout ?? SCRAPE_DEFAULTS.timeout;
   const waitFor = raw.waitFor ?? SCRAPE_DEFAULTS.waitFor;

@@ -13,7 +13,7 @@ import { taskListItems } from 'turndown-plugin-gfm';
 import { addTableRules, asNode, inDataCell } from './tables.ts';
 import { addCodeRules } from './code.ts';
 import { BASE64_PLACEHOLDER, escapeMarkdown, tidyMarkdown } from './text.ts';
-import { parseHtml, serializeHtml } from '../../parsers/html/dom.ts';
+import { normalizeSpace, parseHtml, serializeHtml, textOf } from '../../parsers/html/dom.ts';
 import { flattenDeepNesting } from '../../parsers/html/basic-clean.ts';
 
 
@@ -64,7 +64,10 @@ function createService(removeBase64: boolean): TurndownService {
     replacement(content, node) {
       const href = asNode(node).getAttribute('href')?.trim();
       if (!href) return content;
-      const text = content.includes('\n') ? oneLine(content) : content.trim();
+      let text = content.includes('\n') ? oneLine(content) : content.trim();
+      // Alt-less thumbnails next to link text (teaser cards) add nothing but a URL.
+      const withoutThumbs = text.replace(/!\[\]\([^)]*\)/g, '').trim();
+      if (withoutThumbs) text = withoutThumbs;
       if (!text) return '';
       return '[' + text + '](' + encodeUrl(href) + ')';
     },
@@ -126,11 +129,16 @@ export function htmlToMarkdown(html: string, opts: MarkdownOptions = {}): string
   let md: string;
   try {
     md = service.turndown(html);
-  } catch (e) {
-    if (!(e instanceof RangeError)) throw e;
+  } catch {
+    // Stack overflow on nesting the cleaner did not flatten, or markup turndown chokes on: flatten
+    // harder and retry, and as a last resort return the plain text rather than fail the scrape.
     const doc = parseHtml(html);
     flattenDeepNesting(doc, 64);
-    md = service.turndown(serializeHtml(doc));
+    try {
+      md = service.turndown(serializeHtml(doc));
+    } catch {
+      md = escapeMarkdown(normalizeSpace(textOf(doc)));
+    }
   }
   return tidyMarkdown(md);
 }

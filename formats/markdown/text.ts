@@ -57,7 +57,8 @@ export function tidyMarkdown(md: string): string {
       continue;
     }
     const hardBreak = / {2,}$/.test(line) && line.trim() !== '' && (lines[i + 1] ?? '').trim() !== '';
-    line = line.replace(/(?<!!)\[\s*\]\([^()\s]*\)/g, '').trimEnd();
+    // A single leading space is a whitespace artifact (indents that mean something are 2+ spaces).
+    line = line.replace(/(?<!!)\[\s*\]\([^()\s]*\)/g, '').replace(/^ (?=\S)/, '').trimEnd();
     if (/^\s*([-*+]|\d+[.)])\s*$/.test(line) || /^#{1,6}\s*$/.test(line)) line = '';
     if (line.trim() === '') {
       blank++;

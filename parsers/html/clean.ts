@@ -12,6 +12,7 @@ import { absolutizeUrls, baseUrlOf } from './urls.ts';
 import { applyExcludeTags, applyIncludeTags } from './selectors.ts';
 import { extractMainContent, safeCleanup } from './main-content.ts';
 import { blockFingerprints } from './fingerprints.ts';
+import { jsonLdArticleBody } from './jsonld.ts';
 
 export interface CleanHtmlOptions {
   /** Final page URL; relative URLs are resolved against it (or against `<base href>`). */
@@ -27,6 +28,8 @@ export interface CleanHtmlOptions {
    * removed when `onlyMainContent` is on.
    */
   boilerplate?: ReadonlySet<string>;
+  /** Told when main-content extraction failed unexpectedly and the safe cleanup was used instead. */
+  onWarning?: (message: string, error: unknown) => void;
 }
 
 function pageTitles(doc: Document): string[] {
@@ -41,15 +44,16 @@ function pageTitles(doc: Document): string[] {
 }
 
 /** Parses and applies the always-on cleanup; returns the body (or the document when it has none). */
-function prepare(html: string, opts: CleanHtmlOptions): { titles: string[]; root: ParentNode } {
+function prepare(html: string, opts: CleanHtmlOptions): { titles: string[]; articleBody?: string; root: ParentNode } {
   const doc = parseHtml(html);
   const titles = pageTitles(doc);
+  const articleBody = opts.onlyMainContent ? jsonLdArticleBody(doc) : undefined;
   const base = baseUrlOf(doc, opts.url);
   const root = bodyOf(doc);
   basicClean(root);
   absolutizeUrls(root, base);
   if (opts.excludeTags?.length) applyExcludeTags(root, opts.excludeTags);
-  return { titles, root };
+  return { titles, articleBody, root };
 }
 
 /**
@@ -59,14 +63,19 @@ function prepare(html: string, opts: CleanHtmlOptions): { titles: string[]; root
  * @throws TrawlError BAD_REQUEST (400) when a selector in includeTags/excludeTags is invalid
  */
 export function cleanHtml(html: string, opts: CleanHtmlOptions): string {
-  const { titles, root } = prepare(html, opts);
+  const { titles, articleBody, root } = prepare(html, opts);
   if (opts.includeTags?.length) {
     applyIncludeTags(root, opts.includeTags);
     return serializeHtml(root.children).trim();
   }
   if (!opts.onlyMainContent) return serializeHtml(root.children).trim();
-  const main = extractMainContent(root, { titles, boilerplate: opts.boilerplate });
-  if (main) return serializeHtml(main.nodes).trim();
+  try {
+    const main = extractMainContent(root, { titles, articleBody, boilerplate: opts.boilerplate });
+    if (main) return serializeHtml(main.nodes).trim();
+  } catch (e) {
+    // A page must never fail because the extractor met markup it did not expect.
+    opts.onWarning?.('main-content extraction failed; using the safe cleanup', e);
+  }
   const again = prepare(html, opts);
   safeCleanup(again.root, { boilerplate: opts.boilerplate });
   return serializeHtml(again.root.children).trim();

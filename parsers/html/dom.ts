@@ -158,6 +158,12 @@ export function hasAncestor(el: AnyNode, test: (a: Element) => boolean): boolean
   return false;
 }
 
+/** Whether `a` is a strict ancestor of `b`. */
+export function isAncestor(a: AnyNode, b: AnyNode): boolean {
+  for (let p = b.parent; p; p = p.parent) if (p === a) return true;
+  return false;
+}
+
 /** The `body` element, or the document itself when the page has none. */
 export function bodyOf(doc: Document): ParentNode {
   return findFirst(doc, 'body') ?? doc;

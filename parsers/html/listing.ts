@@ -10,6 +10,21 @@ import type { StatsMap } from './stats.ts';
 /** Cards are shorter than this (non-whitespace characters). */
 const MAX_CARD_LEN = 500;
 
+const HEADLINE = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'img', 'picture']);
+
+/** Whether `el` has a heading or image descendant. */
+function hasHeadline(el: Element): boolean {
+  const stack = [...el.children];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (isTag(n)) {
+      if (HEADLINE.has(n.name)) return true;
+      stack.push(...n.children);
+    }
+  }
+  return false;
+}
+
 /** Whether the first visible text inside `el` belongs to a link. */
 function startsWithLink(el: Element): boolean {
   const stack: AnyNode[] = [...el.children].reverse();
@@ -35,12 +50,15 @@ export function isListing(el: Element, stats: StatsMap): boolean {
     if (kids.length !== 1) break;
     cur = kids[0];
   }
+  if (cur.name === 'dl' || cur.name === 'table' || cur.name === 'tbody') return false;
   const kids = cur.children.filter((k): k is Element => isTag(k) && (stats.get(k)?.len ?? 0) > 0);
   if (kids.length < 3) return false;
   let cards = 0;
   for (const k of kids) {
     const s = stats.get(k)!;
-    if (s.len < MAX_CARD_LEN && s.link >= 0.1 * s.len && startsWithLink(k)) cards++;
+    // A card: short, led by a link, and shaped like a teaser (a headline or image, or several blocks).
+    const shaped = hasHeadline(k) || k.children.filter((c) => isTag(c) && (stats.get(c)?.len ?? 0) > 0).length >= 2;
+    if (s.len < MAX_CARD_LEN && s.link >= 0.1 * s.len && shaped && startsWithLink(k)) cards++;
   }
   return cards >= 3 && cards >= 0.7 * kids.length;
 }

@@ -1,18 +1,14 @@
 /**
- * Boilerplate removal steps of the main-content extractor:
- * - `pruneBoilerplate` (before scoring): landmarks that are site chrome (nav, aside, banner/contentinfo
- *   roles, header/footer outside an article), dialogs, elements whose class/id names say share bar,
- *   comments, related, ads, cookie or newsletter box, small bylines/tag lists, forms and buttons, and
- *   blocks whose whole text is a boilerplate label ("Advertisement"). An element holding a large share of
- *   the page text, or the page's main/article landmark, is never pruned here: the scorer decides.
- * - `cleanConditionally` (after choosing the content): inside the chosen region, drops link lists,
- *   leftover widgets and near-empty blocks the way Readability's `_cleanConditionally` does, while never
- *   removing headings, code, data tables or the bulk of the text.
+ * Boilerplate removal before scoring (main-content extractor). `pruneBoilerplate` drops landmarks that
+ * are site chrome (nav, aside, banner/contentinfo roles, header/footer outside an article), dialogs,
+ * elements whose class/id names say share bar, comments, related, ads, cookie or newsletter box, small
+ * bylines and tag lists, small forms, buttons, icons and blocks whose whole text is a boilerplate label
+ * ("Advertisement"). An element holding a large share of the page text, or the page's main/article
+ * landmark, is never pruned here: the scorer decides.
  */
-import { detach, elements, HEADING_TAGS, INLINE_TAGS, relink, Text, isTag, normalizeSpace, postOrder, textOf, type Element, type ParentNode } from './dom.ts';
+import { detach, elements, HEADING_TAGS, INLINE_TAGS, isAncestor, isTag, normalizeSpace, relink, Text, textOf, type Element, type ParentNode } from './dom.ts';
 import { hintsOf, isJunkPhrase, landmarkOf } from './hints.ts';
-import { classWeight } from './scoring.ts';
-import { linkDensity, type StatsMap } from './stats.ts';
+import type { StatsMap } from './stats.ts';
 
 /** Content elements never pruned for their class names (`h2.anchorWithStickyNavbar` is a heading). */
 const HINT_EXEMPT = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'pre', 'blockquote']);
@@ -32,6 +28,21 @@ function insideContentLandmark(el: Element): boolean {
   return false;
 }
 
+/** Whether the document has a main landmark outside `el` (memoized per document root). */
+function mainElsewhere(el: Element): boolean {
+  let top: Element | ParentNode = el;
+  while (top.parent) top = top.parent;
+  let mains = mainCache.get(top);
+  if (!mains) {
+    mains = [...elements(top as ParentNode)].filter((d) => landmarkOf(d) === 'main');
+    mainCache.set(top, mains);
+  }
+  return mains.some((m) => m !== el && !isAncestor(el, m));
+}
+
+const mainCache = new WeakMap<object, Element[]>();
+
+
 function containsContentLandmark(el: Element): boolean {
   for (const d of elements(el)) {
     const m = landmarkOf(d);
@@ -45,17 +56,20 @@ export function boilerplateReason(el: Element, stats: StatsMap, total: number, s
   const s = stats.get(el);
   const share = s && total ? s.len / total : 0;
   const mark = landmarkOf(el);
-  if (mark === 'chrome' || mark === 'junk') return share < MAX_LANDMARK_SHARE ? 'landmark' : undefined;
+  // Landmark chrome holding most of the text is kept (a page that is only a link list), unless the page
+  // marks its main content elsewhere.
+  const bigShare = share >= MAX_LANDMARK_SHARE && !mainElsewhere(el);
+  if (mark === 'chrome' || mark === 'junk') return bigShare ? undefined : 'landmark';
   if ((el.name === 'header' || el.name === 'footer') && !insideContentLandmark(el)) {
-    return share < MAX_LANDMARK_SHARE && !containsContentLandmark(el) ? 'landmark' : undefined;
+    return !bigShare && !containsContentLandmark(el) ? 'landmark' : undefined;
   }
   const h = hintsOf(el);
   if (HINT_EXEMPT.has(el.name)) return undefined;
-  if (safeOnly) return h.junk && share < MAX_PRUNE_SHARE && !containsContentLandmark(el) ? 'junk' : undefined;
+  if (safeOnly) return (h.junk || (h.chrome && !h.positive)) && share < MAX_PRUNE_SHARE && !containsContentLandmark(el) ? 'hint' : undefined;
   if (mark === 'main' || mark === 'article') return undefined;
   if ((h.junk || h.chrome) && !h.positive && share < MAX_PRUNE_SHARE && !containsContentLandmark(el)) return h.junk ? 'junk' : 'chrome';
   if (h.junk && share < 0.1 && !containsContentLandmark(el)) return 'junk';
-  if (h.meta && !h.positive && s && s.len < 200 && s.headings === 0) return 'meta';
+  if (h.meta && !h.positive && s && s.len < 300 && s.headings === 0) return 'meta';
   if (s && s.input > 0 && s.len < 400 && s.input > Math.floor(s.p / 3) && s.pre === 0 && s.table === 0 && s.headings <= 1) return 'form';
   if (el.name === 'button') return 'button';
   if (el.name === 'img' && isIcon(el)) return 'icon';
@@ -118,68 +132,4 @@ export function pruneBoilerplate(root: ParentNode, stats: StatsMap, safeOnly = f
   }
   for (const el of remove) detach(el);
   return remove.length;
-}
-
-const CONDITIONAL_TAGS = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'header', 'footer', 'aside', 'figure', 'center', 'nav', 'menu']);
-
-/**
- * Readability-style conditional cleaning of the chosen region (in place).
- * @param regionLen text length of the whole region (elements holding > 40% of it are kept)
- * @param scores paragraph scores from scoring.ts
- */
-export function cleanConditionally(region: ParentNode[], stats: StatsMap, scores: Map<Element, number>, regionLen: number): void {
-  for (const top of region) {
-    const all = isTag(top as Element) ? [...postOrder(top), top as Element] : postOrder(top);
-    for (const el of all) {
-      if (!el.parent || !CONDITIONAL_TAGS.has(el.name)) continue;
-      const s = stats.get(el);
-      if (!s) continue;
-      if (s.len > regionLen * 0.4) continue;
-      if (shouldDrop(el, s, stats, scores)) detach(el);
-    }
-  }
-}
-
-function shouldDrop(el: Element, s: NonNullable<ReturnType<StatsMap['get']>>, stats: StatsMap, scores: Map<Element, number>): boolean {
-  const weight = classWeight(el);
-  const ld = linkDensity(s);
-  const core = innermost(el, stats);
-  const isList = core.name === 'ul' || core.name === 'ol' || core.name === 'dl';
-  const isDataTable = core.name === 'table' && s.len > 0 && !hasNestedTable(core);
-  if (weight < 0 && (scores.get(el) ?? 0) + weight < 0 && s.pre === 0) return true;
-  if (s.commas >= 10 && ld < 0.5) return false;
-  if (s.pre > 0 && ld < 0.5) return false;
-  if (isDataTable && ld < 0.5) return false;
-  if (s.input > Math.floor(s.p / 3) && s.input > 0) return true;
-  if (s.len === 0) return !hasMedia(el);
-  if (s.len < 25 && ld > 0 && s.img === 0 && s.headings === 0 && !isList) return true;
-  if (isList) {
-    const items = Math.max(1, s.li);
-    return ld > 0.85 && s.len / items < 80;
-  }
-  if (s.headings > 0 && ld < 0.5) return false;
-  if (s.img > 1 && s.p / s.img < 0.5 && s.len < 200 && el.name !== 'figure') return true;
-  if (weight < 25 && ld > 0.33 && s.len < 800) return true;
-  if (weight >= 25 && ld > 0.5) return true;
-  return false;
-}
-
-/** Follows single-child wrappers without own text (`div > div > ul` -> `ul`). */
-function innermost(el: Element, stats: StatsMap): Element {
-  let cur = el;
-  for (;;) {
-    const kids = cur.children.filter(isTag);
-    if (kids.length !== 1 || (stats.get(cur)?.own ?? 0) > 0) return cur;
-    cur = kids[0];
-  }
-}
-
-function hasNestedTable(el: Element): boolean {
-  for (const d of elements(el)) if (d.name === 'table') return true;
-  return false;
-}
-
-function hasMedia(el: Element): boolean {
-  for (const d of elements(el)) if (d.name === 'img' || d.name === 'video' || d.name === 'picture' || d.name === 'hr' || d.name === 'math') return true;
-  return false;
 }

@@ -200,6 +200,7 @@ describe('validation', () => {
     ['bad country', { url: 'http://127.0.0.1/', location: { country: 'USA' } }, /country/],
     ['wait action with both fields', { url: 'http://127.0.0.1/', actions: [{ type: 'wait', milliseconds: 5, selector: 'a' }] }, /wait|milliseconds|selector|actions/i],
     ['ftp scheme', { url: 'ftp://127.0.0.1/file' }, /scheme/],
+    ['invalid CSS selector in includeTags', { url: 'http://127.0.0.1/', includeTags: ['div[['] }, /includeTags: invalid CSS selector/],
     ['json as bare string', { url: 'http://127.0.0.1/', formats: ['json'] }, /format/i],
   ];
   for (const [name, body, message] of bad) {

@@ -91,6 +91,13 @@ const CASES: Case[] = [
     gone: ['Impressum', 'Das könnte Sie auch interessieren', 'Regenwasser im Hinterhof sammeln', 'Termine', 'Lindenstraße 12'],
   },
   {
+    file: 'news-guardian-like.html',
+    url: 'https://www.thecourier.example/travel/2024/mar/16/night-trains-europe',
+    startsWith: '# Night trains are back in Europe – but can they survive the price war with budget airlines?',
+    kept: ['It is just after 10pm at Vienna Hauptbahnhof', '## The price problem', '> Every new route we open sells out within weeks.', 'And the cello flies free.'],
+    gone: ['Skip to main content', 'Support us', 'The 10 best sleeper trains in Europe', 'Sign up to The Journey', 'Explore more on these topics', 'Reuse this content', 'We have a small favour to ask', 'Most viewed', 'More on this story', 'Cookie policy'],
+  },
+  {
     file: 'category-listing.html',
     url: 'https://trailhead.example/regions/north/trails',
     startsWith: '# Hiking Trails in the Northern Valleys',
@@ -133,5 +140,36 @@ describe('onlyMainContent on fixture pages', () => {
     expect(out).toContain('# Main story');
     expect(out).toContain('what happened today in town');
     expect(out).not.toContain('Other story 3');
+  });
+
+  test('inline promos inside the article body are dropped, linked sentences are kept', () => {
+    const para = (n: number) => `<p>Paragraph ${n} of the story, with enough words and commas, to be scored as a real paragraph of text.</p>`;
+    const html = `<body><article><h1>Story</h1>${para(1)}<p><strong>Read more:</strong> <a href="/other">Another story about something else</a></p>${para(2)}
+      <p>Related: <a href="/r">A related story</a></p><p>See <a href="/x">this report</a> for the details of the plan and its budget over ten years.</p></article></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Paragraph 2 of the story');
+    expect(out).toContain('See [this report](https://example.com/x) for the details');
+    expect(out).not.toContain('Another story');
+    expect(out).not.toContain('A related story');
+  });
+
+  test('a JSON-LD articleBody picks the container that matches it over a longer unrelated block', () => {
+    const story = [
+      'The harbour authority confirmed on Monday that the old swing bridge will close for repairs in April.',
+      'Engineers found corrosion in two of the main bearings during an inspection last autumn, officials said.',
+      'Pedestrians will be able to use a temporary footbridge, but cars and lorries face a detour of about two miles.',
+      'The work is expected to take eleven weeks and to cost around four million pounds, most of it from the port budget.',
+      'Local businesses on the quay said they were worried about losing trade during the busiest weeks before the summer.',
+    ];
+    const about = Array.from({ length: 8 }, (_, i) => `<div class="b${i}">Our cooperative was founded by a group of neighbours, shopkeepers, and teachers in ${1990 + i}, and it has grown every year since, with new members, new projects, and new volunteers joining us from all over the district.</div>`).join('');
+    const ld = JSON.stringify({ '@context': 'https://schema.org', '@graph': [{ '@type': 'WebPage' }, { '@type': 'NewsArticle', headline: 'Bridge to close', articleBody: story.join(' ') }] });
+    const html = `<html><head><title>Bridge to close</title><script type="application/ld+json">${ld}</script></head><body>
+      <div class="x1"><h1>Bridge to close</h1><div class="x2">${story.map((p) => `<div>${p}</div>`).join('')}</div></div><div class="x3">${about}</div></body></html>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('# Bridge to close');
+    expect(out).toContain('corrosion in two of the main bearings');
+    expect(out).not.toContain('Our cooperative was founded');
+    const withoutLd = pageToMarkdown(html.replace(/<script[\s\S]*?<\/script>/, ''));
+    expect(withoutLd).toContain('Our cooperative was founded');
   });
 });

@@ -67,6 +67,8 @@ describe('inline', () => {
     const out = md('<p><a href="https://a.test/x" title="T">text</a> <a href="https://a.test/e"></a><a href="https://a.test/e2"> </a><a>plain</a></p><a href="https://a.test/card"><h3>Card title</h3><p>Card text</p></a>');
     expect(out).toBe('[text](https://a.test/x) plain\n\n[Card title Card text](https://a.test/card)');
     expect(out).not.toContain('[](');
+    expect(md('<a href="https://a.test/s"><img src="https://a.test/t.jpg" alt=""> Story title</a>')).toBe('[Story title](https://a.test/s)');
+    expect(md('<a href="https://a.test/s"><img src="https://a.test/t.jpg" alt="Logo"></a>')).toBe('[![Logo](https://a.test/t.jpg)](https://a.test/s)');
   });
 
   test('link and image URLs with spaces or parentheses stay valid', () => {
