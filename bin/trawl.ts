@@ -43,6 +43,10 @@ async function main(argv: string[]): Promise<number> {
     throw e;
   }
   const log = createLogger(config.logLevel, { mode });
+  // A library bug that throws outside any request (a worker callback, a timer) must not take every
+  // other request down with it: log it and keep serving.
+  process.on('unhandledRejection', (err) => log.error({ err }, 'unhandled promise rejection'));
+  process.on('uncaughtException', (err) => log.error({ err }, 'uncaught exception'));
   if (mode === 'migrate') {
     const { openDatabase } = await import('../core/db/client.ts');
     const db = await openDatabase(config, log);

@@ -16,6 +16,8 @@ export interface BlobStore {
   get(key: string): Promise<{ bytes: Uint8Array; contentType: string } | undefined>;
   /** Absolute URL of a blob for responses. */
   url(key: string): string;
+  /** Deletes one blob at once (an upload handed to a worker, core/jobs/parse.ts); false when unknown. */
+  delete?(key: string): Promise<boolean>;
   /** Deletes expired blobs (run by the scheduler). */
   sweep?(): Promise<unknown>;
 }

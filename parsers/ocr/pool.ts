@@ -69,6 +69,9 @@ export class OcrPool {
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const worker = await slot.worker;
+      // The slot was dropped (aborted, or the pool closed) while its worker started: that worker is
+      // being terminated, and a job sent to a terminated tesseract.js worker rejects unhandled.
+      if (!this.slots.includes(slot)) throw new Error('[ocr] the OCR worker was stopped before the recognition started');
       const { data } = await worker.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength), {}, { text: false, blocks: true });
       return toOcrResult(data);
     } catch (e) {
@@ -87,6 +90,7 @@ export class OcrPool {
     clearTimeout(this.idleTimer);
     for (const w of this.waiting.splice(0)) w.fail(new TrawlError('BACKEND_UNAVAILABLE', '[ocr] the OCR pool was closed'));
     const slots = this.slots.splice(0);
+    await new Promise((resolve) => setTimeout(resolve, 0)); // see `discard`
     await Promise.all(slots.map((s) => s.worker.then((w) => w.terminate()).catch(() => undefined)));
   }
 
@@ -133,7 +137,9 @@ export class OcrPool {
   private discard(slot: Slot): void {
     const i = this.slots.indexOf(slot);
     if (i >= 0) this.slots.splice(i, 1);
-    void slot.worker.then((w) => w.terminate()).catch(() => undefined);
+    // On a later turn: a recognition under way has handed its job to the worker by then (tesseract.js
+    // loads the image on a microtask first, and a job sent after `terminate` is an unhandled rejection).
+    setTimeout(() => void slot.worker.then((w) => w.terminate()).catch(() => undefined), 0);
     this.next();
   }
 
