@@ -60,6 +60,9 @@ export const TrawlConfigSchema = Type.Object({
   TRAWL_REDIS_PREFIX: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' })),
   TRAWL_TRUST_PROXY: Type.Optional(Bool),
   TRAWL_FEEDBACK_DAILY_REFUND_CAP: Type.Optional(Int),
+  TRAWL_INTERACT_MAX_SESSIONS: Type.Optional(Int),
+  TRAWL_INTERACT_IDLE_MS: Type.Optional(Int),
+  TRAWL_INTERACT_MAX_MS: Type.Optional(Int),
 });
 
 /** User config: what the environment (or config file) holds. */
@@ -116,6 +119,15 @@ export interface ResolvedConfig {
     trustProxy: boolean;
     /** Search feedback refunds per team per UTC day (compat.md §11.3). */
     feedbackDailyRefundCap: number;
+  };
+  /** Interact sessions (compat.md §5; core/interact): live browser pages held by the API process. */
+  interact: {
+    /** Sessions one API process holds at once; more answer 429. */
+    maxSessions: number;
+    /** A session without calls this long ends, ms (default 300000). */
+    idleMs: number;
+    /** A session ends this long after it opened, ms (default 600000). */
+    maxMs: number;
   };
 }
 
@@ -263,6 +275,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       authCacheMs: Math.min(60_000, int(c.TRAWL_AUTH_CACHE_MS, 30_000)),
       trustProxy: bool(c.TRAWL_TRUST_PROXY, false),
       feedbackDailyRefundCap: int(c.TRAWL_FEEDBACK_DAILY_REFUND_CAP, 100),
+    },
+    interact: {
+      maxSessions: Math.max(1, int(c.TRAWL_INTERACT_MAX_SESSIONS, 4)),
+      idleMs: Math.max(1_000, int(c.TRAWL_INTERACT_IDLE_MS, 300_000)),
+      maxMs: Math.max(1_000, int(c.TRAWL_INTERACT_MAX_MS, 600_000)),
     },
   };
   return deepFreeze(resolved);

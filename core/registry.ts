@@ -15,6 +15,7 @@ export const BUILTIN_PLUGINS: Table = {
     html: () => import('../formats/html.ts'),
     rawHtml: () => import('../formats/raw-html.ts'),
     links: () => import('../formats/links.ts'),
+    screenshot: () => import('../formats/screenshot.ts'),
   },
   parser: {
     html: () => import('../parsers/html.ts'),

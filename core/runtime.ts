@@ -7,10 +7,11 @@
 import { ConfigError, type ResolvedConfig } from './config.ts';
 import type { OpenDatabaseOptions } from './db/client.ts';
 import type { Logger } from './log.ts';
-import { openServices, type Services } from './services.ts';
+import { defaultBaseUrl, openServices, type Services } from './services.ts';
 import { startScheduler } from './scheduler.ts';
 import { startScrapeWorker } from './jobs/scrape.ts';
 import { startCrawlWorker } from './jobs/crawl.ts';
+import { startParseWorker } from './jobs/parse.ts';
 import { bootstrapAdminKey } from './auth/keys.ts';
 import { closeLimits } from './limits/index.ts';
 
@@ -27,6 +28,7 @@ export interface Running {
 async function startWorkers(services: Services): Promise<void> {
   await startScrapeWorker(services);
   await startCrawlWorker(services);
+  await startParseWorker(services);
 }
 
 /**
@@ -59,6 +61,7 @@ export async function start(
     const { createApp } = await import('./http/app.ts');
     const app = createApp(services).listen({ port: config.port, hostname: config.host });
     port = app.server?.port;
+    if (port) services.baseUrl = defaultBaseUrl(config, port);
     log.info({ port, host: config.host, mode, database: services.db.kind, queue: services.queue.kind }, 'trawl listening');
     stops.push(async () => {
       await app.stop();

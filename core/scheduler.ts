@@ -4,6 +4,8 @@
  * add (monitors, webhook retries). Each task is a named function run on an interval.
  */
 import type { Services } from './services.ts';
+import { sweepCache } from './cache/store.ts';
+import { sweepRecords } from './interact/records.ts';
 
 export interface ScheduledTask {
   name: string;
@@ -19,6 +21,14 @@ export const TASKS: ScheduledTask[] = [
     everyMs: 10 * 60_000,
     async run(services) {
       await services.db.query('delete from documents where expires_at is not null and expires_at < now()');
+    },
+  },
+  {
+    name: 'expire-scrape-state',
+    everyMs: 10 * 60_000,
+    async run(services) {
+      await sweepCache(services.db);
+      await sweepRecords(services.db);
     },
   },
   {

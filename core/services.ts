@@ -14,6 +14,7 @@ import type { QueueDriver } from './queue/types.ts';
 import { Registry } from './registry.ts';
 import { formatPlugins } from './pipeline/scrape.ts';
 import { createLocalBlobStore } from './blob-stores/local.ts';
+import { createDatabaseBlobStore } from './blob-stores/database.ts';
 import { ensureBuiltinTeams } from './auth/authenticate.ts';
 
 export interface Services {
@@ -24,16 +25,20 @@ export interface Services {
   registry: Registry;
   blobs: BlobStore;
   formats: Map<string, FormatPlugin>;
-  /** Base of absolute URLs when no request is at hand (workers): TRAWL_PUBLIC_URL or the listen address. */
+  /**
+   * Base of absolute URLs when no request is at hand (workers building blob URLs): TRAWL_PUBLIC_URL,
+   * else the listen address (updated with the real port once the API listens). Separate worker
+   * processes have no listen address: set TRAWL_PUBLIC_URL there.
+   */
   baseUrl: string;
   close(): Promise<void>;
 }
 
 /** Base URL for absolute links built outside a request. */
-export function defaultBaseUrl(config: ResolvedConfig): string {
+export function defaultBaseUrl(config: ResolvedConfig, port = config.port): string {
   if (config.publicUrl) return config.publicUrl;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 /**
@@ -49,10 +54,11 @@ export async function openServices(
   const db = await openDatabase(config, log.child({ component: 'db' }), dbOptions);
   await ensureBuiltinTeams(db, config);
   const queue = await openQueue(config, db, log.child({ component: 'queue' }));
-  const baseUrl = defaultBaseUrl(config);
-  const blobs = createLocalBlobStore(join(config.dataDir, 'blobs'), () => baseUrl);
+  let services: Services;
+  // With a shared database any API node serves any blob; the embedded default keeps them on disk.
+  const blobs = config.databaseUrl ? createDatabaseBlobStore(db, () => services.baseUrl) : createLocalBlobStore(join(config.dataDir, 'blobs'), () => services.baseUrl);
   const formats = await formatPlugins(registry);
-  return {
+  services = {
     config,
     log,
     db,
@@ -60,11 +66,13 @@ export async function openServices(
     registry,
     blobs,
     formats,
-    baseUrl,
+    baseUrl: defaultBaseUrl(config),
     async close() {
       await queue.close(10_000).catch((e) => log.warn({ err: e }, 'queue close failed'));
       for (const engine of await registry.loaded('engine')) await engine.close?.().catch(() => {});
+      for (const parser of await registry.loaded('parser')) await parser.close?.().catch(() => {});
       await db.close().catch((e) => log.warn({ err: e }, 'database close failed'));
     },
   };
+  return services;
 }

@@ -16,6 +16,9 @@ import { batchRoutes } from './routes/batch.ts';
 import { mapRoutes } from './routes/map.ts';
 import { wsRoutes } from './routes/ws.ts';
 import { searchRoutes } from './routes/search.ts';
+import { interactRoutes } from './routes/interact.ts';
+import { parseRoutes } from './routes/parse.ts';
+import { PARSE_MAX_BODY_BYTES } from './models/parse.ts';
 import { newId } from '../ids.ts';
 import { TrawlError } from '../errors.ts';
 
@@ -25,12 +28,13 @@ export function createApp(services: Services) {
   const maxBody = services.config.maxBodyBytes;
   // Bun refuses bodies past its own limit with an empty 413; keep that as a backstop for bodies
   // without Content-Length and answer the declared ones here, with the error envelope.
-  return new Elysia({ name: 'trawl', serve: { maxRequestBodySize: maxBody * 2 } })
+  // File uploads (POST /v2/parse) have their own, larger limit, which that route checks itself.
+  return new Elysia({ name: 'trawl', serve: { maxRequestBodySize: Math.max(maxBody, PARSE_MAX_BODY_BYTES) * 2 } })
     .onRequest(({ request, set }) => {
       const id = request.headers.get('x-request-id') ?? newId();
       set.headers['x-request-id'] = id;
       const length = Number(request.headers.get('content-length') ?? 0);
-      if (length > maxBody) {
+      if (length > maxBody && new URL(request.url).pathname !== '/v2/parse') {
         throw new TrawlError('PAYLOAD_TOO_LARGE', `The request body is ${length} bytes; at most ${maxBody} bytes are accepted.`);
       }
     })
@@ -47,7 +51,9 @@ export function createApp(services: Services) {
     .use(batchRoutes(services))
     .use(mapRoutes(services))
     .use(wsRoutes(services))
-    .use(searchRoutes(services));
+    .use(searchRoutes(services))
+    .use(interactRoutes(services))
+    .use(parseRoutes(services));
 }
 
 export type TrawlApp = ReturnType<typeof createApp>;

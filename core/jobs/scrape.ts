@@ -4,7 +4,11 @@
  * answers with exactly the bytes that later reads return.
  */
 import type { Services } from '../services.ts';
-import { runScrape, type ScrapeRequest } from '../pipeline/scrape.ts';
+import { runScrape, type ScrapeDeps, type ScrapeRequest } from '../pipeline/scrape.ts';
+import type { Logger } from '../log.ts';
+import { createScrapeCache } from '../cache/index.ts';
+import { profileOpener } from '../profiles/index.ts';
+import { saveScrapeRecord } from '../interact/records.ts';
 import { saveDocument } from '../store/documents.ts';
 import { indexScrapedDocument } from '../search/index-document.ts';
 import { startScrapeAccounting } from '../credits/scrape-accounting.ts';
@@ -33,7 +37,7 @@ export async function handleScrapeJob(services: Services, data: ScrapeJobData, s
   const account = await startScrapeAccounting(services, data, signal);
   const log = account.log;
   try {
-    const doc = await runScrape(account.request, { config: services.config, log, registry: services.registry, blobs: services.blobs }, signal);
+    const doc = await runScrape(account.request, scrapeDepsFor(services, data.teamId, log), signal);
     account.finish(doc);
     const document = JSON.stringify(doc);
     if (!data.options.zeroDataRetention) {
@@ -48,6 +52,9 @@ export async function handleScrapeJob(services: Services, data: ScrapeJobData, s
       });
       if (data.options.storeInCache) await indexScrapedDocument(services.db, doc, log);
     }
+    // What interact needs to replay the scrape; only a tombstone for zero data retention.
+    await saveScrapeRecord(services.db, { id: data.scrapeId, teamId: data.teamId, url: data.url, sourceUrl: data.sourceURL, options: data.options })
+      .catch((err) => log.warn({ err }, 'could not record the scrape for interact'));
     await account.charge();
     return { document };
   } catch (error) {
@@ -56,6 +63,21 @@ export async function handleScrapeJob(services: Services, data: ScrapeJobData, s
   } finally {
     await account.release();
   }
+}
+
+/**
+ * Pipeline dependencies of a scrape for `teamId`: the scrape cache and the team's named profiles
+ * included (issue 3). Crawl and batch pages can use the same.
+ */
+export function scrapeDepsFor(services: Services, teamId: string, log: Logger): ScrapeDeps {
+  return {
+    config: services.config,
+    log,
+    registry: services.registry,
+    blobs: services.blobs,
+    cache: createScrapeCache(services.db, log),
+    profiles: profileOpener(services.db, teamId, log),
+  };
 }
 
 /** Registers the scrape worker on the queue. */

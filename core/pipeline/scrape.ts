@@ -128,17 +128,24 @@ async function fetchOnce(req: ScrapeRequest, deps: ScrapeDeps, ctx: PluginContex
   return response;
 }
 
-async function parse(response: EngineResponse, req: ScrapeRequest, deps: ScrapeDeps, ctx: PluginContext): Promise<ParsedDocument> {
+/** What the pipeline keeps of a file returned base64-encoded instead of parsed (see `parse`). */
+type RawParsed = ParsedDocument & { rawBase64?: string };
+
+async function parse(response: EngineResponse, req: ScrapeRequest, deps: Pick<ScrapeDeps, 'registry'>, ctx: PluginContext, filename?: string): Promise<RawParsed> {
   const parsers = await deps.registry.all('parser');
-  const input = { bytes: response.body, contentType: response.contentType, url: response.url, text: response.text };
+  const input = { bytes: response.body, contentType: response.contentType, url: response.url, text: response.text, filename };
   const parser = selectParser(parsers, input);
   if (!parser) {
     throw new TrawlError('SCRAPE_UNSUPPORTED_FILE_ERROR', `Trawl cannot read content of type ${response.contentType} from ${response.url}.`);
   }
   const requested = req.options.parsers.find((p) => p.type === parser.name);
   if (parser.optIn && !requested) {
-    // interface.md `parsers`: without the parser, the file comes back base64-encoded (1 flat credit).
-    return { metadata: {}, markdown: undefined, rawBase64: Buffer.from(response.body).toString('base64') } as ParsedDocument;
+    // interface.md `parsers`: with the parser left out (`parsers: []` for a PDF) the file comes back
+    // base64-encoded at 1 flat credit. As in the reference API, the base64 text is the document's
+    // `markdown` (and `html` / `rawHtml` when requested: see buildDocument), the fields every client
+    // reads; nothing is parsed, so there is no `numPages`.
+    const rawBase64 = Buffer.from(response.body).toString('base64');
+    return { metadata: {}, markdown: rawBase64, rawBase64 };
   }
   return parser.parse(input, requested ?? { type: parser.name }, { ...ctx, log: ctx.log.child({ plugin: parser.name }) });
 }
@@ -173,14 +180,32 @@ export async function runScrape(req: ScrapeRequest, deps: ScrapeDeps, signal?: A
 }
 
 async function scrapeFresh(req: ScrapeRequest, deps: ScrapeDeps, signal: AbortSignal | undefined, profile: ProfileHandle | undefined): Promise<Document> {
+  const run = runContext(req, deps, signal);
+  const response = await run.guard(fetchWithEngine(req, deps, run.ctx, profile));
+  return buildDocument(response, req, deps, run);
+}
+
+/** The plugin context of one scrape (or parse) and `guard`, which fails a step at the deadline or on cancel. */
+export interface RunContext {
+  ctx: PluginContext;
+  /** Races a step against the deadline (SCRAPE_TIMEOUT) and the caller's signal (SCRAPE_JOB_CANCELLED). */
+  guard<T>(p: Promise<T>): Promise<T>;
+  /** Epoch ms the run started. */
+  started: number;
+}
+
+/**
+ * Starts the clock of one scrape or parse: the deadline is `options.timeout` ms from now.
+ * @param what names the work in the timeout message (default `Scrape of <sourceURL>`)
+ */
+export function runContext(req: ScrapeRequest, deps: Pick<ScrapeDeps, 'config' | 'log' | 'blobs'>, signal?: AbortSignal, what = `Scrape of ${req.sourceURL}`): RunContext {
   const started = Date.now();
-  const deadline = started + req.options.timeout;
   const timeoutSignal = AbortSignal.timeout(req.options.timeout);
   const ctx: PluginContext = {
     config: deps.config,
     log: deps.log,
     blobs: deps.blobs,
-    deadline,
+    deadline: started + req.options.timeout,
     signal: signal ? AbortSignal.any([signal, timeoutSignal]) : timeoutSignal,
   };
   const guard = <T>(p: Promise<T>): Promise<T> =>
@@ -191,15 +216,35 @@ async function scrapeFresh(req: ScrapeRequest, deps: ScrapeDeps, signal: AbortSi
           reject(
             signal?.aborted
               ? new TrawlError('SCRAPE_JOB_CANCELLED', 'The scrape was cancelled.')
-              : new TrawlError('SCRAPE_TIMEOUT', `Scrape of ${req.sourceURL} timed out after ${req.options.timeout} ms. Raise "timeout" (max 300000) or retry.`),
+              : new TrawlError('SCRAPE_TIMEOUT', `${what} timed out after ${req.options.timeout} ms. Raise "timeout" (max 300000) or retry.`),
           );
         if (ctx.signal.aborted) fail();
         ctx.signal.addEventListener('abort', fail, { once: true });
       }),
     ]);
+  return { ctx, guard, started };
+}
 
-  const response = await guard(fetchWithEngine(req, deps, ctx, profile));
-  const parsed = await guard(parse(response, req, deps, ctx));
+/**
+ * Turns fetched (or uploaded) content into the Document: picks the parser (magic bytes, content
+ * type, extension), parses, runs the requested formats in dependency order and assembles the
+ * fields and metadata (compat.md §3). URL scrapes and `POST /v2/parse` uploads share it.
+ * @param response the engine's response, or an upload dressed as one (core/pipeline/parse.ts)
+ * @param req      ids, source URL and resolved options
+ * @param run      context and deadline guard from `runContext`
+ * @param filename an upload's file name (its extension helps pick the parser)
+ * @throws TrawlError SCRAPE_UNSUPPORTED_FILE_ERROR when no parser reads the content; the parser's and
+ *         formats' errors; SCRAPE_TIMEOUT at the deadline
+ */
+export async function buildDocument(
+  response: EngineResponse,
+  req: ScrapeRequest,
+  deps: Pick<ScrapeDeps, 'registry'>,
+  run: RunContext,
+  filename?: string,
+): Promise<Document> {
+  const { ctx, guard } = run;
+  const parsed = await guard(parse(response, req, deps, ctx, filename));
   const plugins = await formatPlugins(deps.registry);
 
   const isHtml = parsed.html !== undefined;
@@ -218,6 +263,7 @@ async function scrapeFresh(req: ScrapeRequest, deps: ScrapeDeps, signal: AbortSi
         onlyMainContent: req.options.onlyMainContent,
         includeTags: req.options.includeTags,
         excludeTags: req.options.excludeTags,
+        onWarning: (message, err) => ctx.log.warn({ err }, message),
       });
       return cleaned;
     },
@@ -237,8 +283,11 @@ async function scrapeFresh(req: ScrapeRequest, deps: ScrapeDeps, signal: AbortSi
 
   const doc: Record<string, unknown> = {};
   for (const name of requested) Object.assign(doc, fields[name]);
-  if ((parsed as { rawBase64?: string }).rawBase64 !== undefined && doc.markdown === undefined) {
-    doc.rawBase64 = (parsed as { rawBase64?: string }).rawBase64;
+  if (parsed.rawBase64 !== undefined) {
+    // A file returned base64-encoded (see `parse`): the text fields carry it; with none of them
+    // requested, `rawBase64` does.
+    for (const field of ['html', 'rawHtml']) if (field in doc) doc[field] = parsed.rawBase64;
+    if (!['markdown', 'html', 'rawHtml'].some((f) => f in doc)) doc.rawBase64 = parsed.rawBase64;
   }
   if (response.actions) doc.actions = response.actions;
   if (parsed.pages) doc.pages = parsed.pages;
@@ -254,6 +303,6 @@ async function scrapeFresh(req: ScrapeRequest, deps: ScrapeDeps, signal: AbortSi
     proxyUsed: response.proxyUsed ?? 'basic',
     creditsUsed: parsed.billablePages ?? 1,
   };
-  ctx.log.debug({ url: req.url, ms: Date.now() - started, engine: response.engine }, 'scraped');
+  ctx.log.debug({ url: req.url, ms: Date.now() - run.started, engine: response.engine }, 'scraped');
   return doc as Document;
 }

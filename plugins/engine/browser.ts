@@ -4,8 +4,9 @@
  * `waitFor`, `location`. This file stays light: puppeteer and the pool load on the first fetch. The pool
  * is one per process, built from the first job's config; `close()` shuts it down with every Chromium.
  */
-import { defineEngine, type PluginContext } from '../../core/plugin.ts';
+import { defineEngine, type EngineRequest, type PluginContext } from '../../core/plugin.ts';
 import type { BrowserPool } from './browser/pool.ts';
+import type { BrowserSession } from './browser/session.ts';
 
 let pool: BrowserPool | undefined;
 let creating: Promise<BrowserPool> | undefined;
@@ -31,6 +32,15 @@ async function getPool(ctx: PluginContext): Promise<BrowserPool> {
   } finally {
     creating = undefined;
   }
+}
+
+/**
+ * Opens a live page for an interact session on this process's pool (compat.md §5); see
+ * browser/session.ts for what opening replays.
+ */
+export async function openBrowserSession(request: EngineRequest, ctx: PluginContext): Promise<BrowserSession> {
+  const [p, { openSession }] = await Promise.all([getPool(ctx), import('./browser/session.ts')]);
+  return openSession(p, request, ctx);
 }
 
 export default defineEngine({

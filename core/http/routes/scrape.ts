@@ -15,6 +15,8 @@ import { assertFetchable } from '../../net/address.ts';
 import { SCRAPE_QUEUE, type ScrapeJobData, type ScrapeJobResult } from '../../jobs/scrape.ts';
 import { getDocument } from '../../store/documents.ts';
 import { admit } from '../guard.ts';
+import { cacheOnly } from '../../cache/index.ts';
+import { getScrapeRecord } from '../../interact/records.ts';
 import { rawJson } from '../errors.ts';
 
 /** Extra time the API waits beyond the scrape timeout for the worker to answer, ms. */
@@ -36,7 +38,8 @@ export function scrapeRoutes(services: Services) {
         const url = normalizeTargetUrl(body.url);
         const resolved = resolveScrapeOptions(body as Record<string, unknown>, services.formats);
         const principal = await admit(services, request, { group: 'scrape', keyless: true, formats: resolved.formats, actions: resolved.actions, credits: 1, zeroDataRetention: resolved.zeroDataRetention });
-        await assertFetchable(url, services.config.allowPrivateTargets);
+        // Cache-only requests (lockdown, minAge) never contact the target, not even its DNS.
+        if (!cacheOnly(resolved)) await assertFetchable(url, services.config.allowPrivateTargets);
         const scrapeId = newId();
         const data: ScrapeJobData = { scrapeId, url, sourceURL: body.url, options: resolved, teamId: principal.teamId, keyId: principal.keyId };
         await services.queue.add(SCRAPE_QUEUE, 'scrape', data, { id: scrapeId });
@@ -65,6 +68,7 @@ export function scrapeRoutes(services: Services) {
         const principal = await admit(services, request, { group: 'scrape', keyless: true });
         if (!isUuid(params.id)) throw new TrawlError('JOB_NOT_FOUND', 'Job not found');
         const doc = await getDocument(services.db, params.id.toLowerCase());
+        if (!doc) await explainMissing(services, params.id.toLowerCase(), principal.teamId);
         if (!doc) throw new TrawlError('JOB_NOT_FOUND', 'Job not found');
         if (doc.teamId !== principal.teamId) throw new TrawlError('FORBIDDEN', 'Forbidden');
         if (doc.expiresAt && doc.expiresAt.getTime() < Date.now()) throw new TrawlError('JOB_EXPIRED', 'Job expired');
@@ -76,4 +80,15 @@ export function scrapeRoutes(services: Services) {
         detail: { summary: 'Get a stored scrape', tags: ['Scrape'] },
       },
     );
+}
+
+/**
+ * A scrape without a stored document: a zero data retention scrape of the caller's team answers 400
+ * (compat.md §4: nothing was stored), another team's 403; otherwise the caller's 404 follows.
+ */
+async function explainMissing(services: Services, id: string, teamId: string): Promise<void> {
+  const record = await getScrapeRecord(services.db, id);
+  if (!record?.zeroDataRetention) return;
+  if (record.teamId !== teamId) throw new TrawlError('FORBIDDEN', 'Forbidden');
+  throw new TrawlError('BAD_REQUEST', 'This scrape used zero data retention: its result was returned once and never stored, so it cannot be read back.');
 }

@@ -194,7 +194,8 @@ async function rawBody(page: Page, main: NonNullable<PageState['mainResponse']>,
 const startsWith = (b: Uint8Array, s: string) => s.split('').every((c, i) => b[i] === c.charCodeAt(0));
 const tooLarge = (max: number) => new TrawlError('SCRAPE_SITE_ERROR', `[browser] the document is larger than ${max} bytes`, { retryable: false });
 
-function proxyOptions(request: EngineRequest): { proxyServer?: string; proxyBypassList?: string[] } {
+/** Pool options carrying the request's proxy route (credentials go through `page.authenticate`). */
+export function proxyOptions(request: EngineRequest): { proxyServer?: string; proxyBypassList?: string[] } {
   if (!request.proxy) return {};
   const u = new URL(request.proxy.url);
   // `<-loopback>` removes Chromium's implicit bypass of localhost: a configured proxy carries everything.

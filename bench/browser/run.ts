@@ -1,0 +1,223 @@
+#!/usr/bin/env bun
+/**
+ * Browser scrape benchmark (issue 3): latency p50/p95 and pages per second at concurrency 1 and 8 on
+ * a fixture site of client-rendered pages (bench/browser/site.ts), for Trawl (`trawl serve`, POST
+ * /v2/scrape, markdown, cache off) and, in the same run, for Crawlee's PuppeteerCrawler driving the
+ * same Chromium (/usr/bin/chromium) with the same wait rule (DOMContentLoaded, then network quiet for
+ * 500 ms, at most 7 s) reading the rendered HTML. Crawlee is optional: it runs when
+ * `@crawlee/puppeteer` (3.18.1, a devDependency; it drives the `puppeteer-core` Trawl already has)
+ * can be imported, else its rows say "not installed". Crawlee runs with its default shared browser
+ * context per browser (its incognito mode needs the full `puppeteer` package); Trawl opens a fresh
+ * incognito context per scrape and intercepts requests (SSRF guard, ad blocking).
+ *
+ *   bun bench/browser/run.ts [--pages 200] [--chromium /usr/bin/chromium] [--pool 2] [--only trawl|crawlee]
+ *
+ * Needs no network beyond 127.0.0.1. Prints a table and a JSON summary on the last line.
+ */
+import { parseArgs } from 'node:util';
+import { join } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { startBenchSite } from './site.ts';
+
+const { values } = parseArgs({
+  options: {
+    pages: { type: 'string', default: '200' },
+    chromium: { type: 'string', default: '/usr/bin/chromium' },
+    pool: { type: 'string', default: '2' },
+    only: { type: 'string' },
+  },
+});
+const PAGES = Number(values.pages);
+const CHROMIUM = values.chromium!;
+const POOL = Number(values.pool);
+const LEVELS = [1, 8];
+
+export interface RunResult {
+  tool: string;
+  concurrency: number;
+  pages: number;
+  failures: number;
+  p50Ms: number;
+  p95Ms: number;
+  pagesPerSecond: number;
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+
+function summarize(tool: string, concurrency: number, latencies: number[], failures: number, wallMs: number): RunResult {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    tool,
+    concurrency,
+    pages: latencies.length,
+    failures,
+    p50Ms: Math.round(pct(sorted, 50)),
+    p95Ms: Math.round(pct(sorted, 95)),
+    pagesPerSecond: Number((latencies.length / (wallMs / 1000)).toFixed(2)),
+  };
+}
+
+const site = startBenchSite();
+const results: RunResult[] = [];
+
+// ---------------------------------------------------------------------------------------------
+// Trawl: one `trawl serve` process.
+
+async function benchTrawl(): Promise<void> {
+  const root = join(import.meta.dir, '..', '..');
+  const dataDir = mkdtempSync(join(tmpdir(), 'trawl-bench-browser-'));
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const proc = Bun.spawn([process.execPath, join(root, 'bin', 'trawl.ts'), 'serve'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/tmp',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      TRAWL_DATA_DIR: dataDir,
+      TRAWL_AUTH: 'off',
+      TRAWL_ALLOW_PRIVATE_TARGETS: 'true',
+      TRAWL_LOG_LEVEL: 'warn',
+      CHROMIUM_PATH: CHROMIUM,
+      TRAWL_BROWSER_POOL_SIZE: String(POOL),
+      TRAWL_WORKER_CONCURRENCY: '8',
+      TRAWL_TEAM_CONCURRENCY: '16',
+    },
+    stdout: 'ignore',
+    stderr: 'inherit',
+  });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    for (let i = 0; ; i++) {
+      if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) break;
+      if (i > 600) throw new Error('trawl did not start');
+      await Bun.sleep(100);
+    }
+    const scrape = async (i: number): Promise<number> => {
+      const t0 = performance.now();
+      const res = await fetch(`${base}/v2/scrape`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `${site.url(i % PAGES)}?r=${i}`, formats: ['markdown'], maxAge: 0, storeInCache: false }),
+      });
+      const body = (await res.json()) as { success?: boolean; data?: { markdown?: string } };
+      if (!res.ok || !body.data?.markdown?.includes('Harbour notice')) throw new Error(`HTTP ${res.status}`);
+      return performance.now() - t0;
+    };
+    // Warm-up: browsers launched, code loaded.
+    await Promise.all(Array.from({ length: 8 }, (_, i) => scrape(100_000 + i).catch(() => 0)));
+    for (const c of LEVELS) results.push(await drive('trawl', c, scrape));
+  } finally {
+    proc.kill('SIGTERM');
+    await Promise.race([proc.exited, Bun.sleep(15_000)]);
+    if (proc.exitCode === null) proc.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Runs PAGES scrapes with `concurrency` workers. */
+async function drive(tool: string, concurrency: number, one: (i: number) => Promise<number>): Promise<RunResult> {
+  const latencies: number[] = [];
+  let failures = 0;
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < PAGES) {
+        const i = next++;
+        try {
+          latencies.push(await one(concurrency * 1_000_000 + i));
+        } catch {
+          failures++;
+        }
+      }
+    }),
+  );
+  return summarize(tool, concurrency, latencies, failures, performance.now() - t0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Crawlee's PuppeteerCrawler with puppeteer-core and the same Chromium.
+
+async function benchCrawlee(): Promise<void> {
+  let crawlee: any;
+  try {
+    crawlee = await import('@crawlee/puppeteer' as string);
+  } catch {
+    for (const c of LEVELS) results.push({ tool: 'crawlee (not installed)', concurrency: c, pages: 0, failures: 0, p50Ms: NaN, p95Ms: NaN, pagesPerSecond: NaN });
+    return;
+  }
+  const puppeteer = await import('puppeteer-core');
+  const storage = mkdtempSync(join(tmpdir(), 'crawlee-bench-'));
+  process.env.CRAWLEE_STORAGE_DIR = storage; // Crawlee reads its storage location from the environment
+  try {
+    for (const c of LEVELS) {
+      const latencies: number[] = [];
+      let failures = 0;
+      const started = new Map<string, number>();
+      // Pages per second over the measured pages only (from the first start to the last end).
+      let first = Infinity;
+      let last = 0;
+      const config = new crawlee.Configuration({ persistStorage: false, purgeOnStart: true });
+      const crawler = new crawlee.PuppeteerCrawler(
+        {
+          minConcurrency: c,
+          maxConcurrency: c,
+          maxRequestRetries: 0,
+          requestHandlerTimeoutSecs: 60,
+          navigationTimeoutSecs: 60,
+          useSessionPool: false,
+          launchContext: {
+            launcher: puppeteer.default,
+            useIncognitoPages: false, // true needs the full `puppeteer` package (Crawlee imports it for incognito contexts)
+            launchOptions: { executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] },
+          },
+          browserPoolOptions: { maxOpenPagesPerBrowser: 4, retireBrowserAfterPageCount: 200 },
+          preNavigationHooks: [
+            async ({ request }: any, gotoOptions: any) => {
+              started.set(request.uniqueKey, performance.now());
+              gotoOptions.waitUntil = 'domcontentloaded';
+            },
+          ],
+          async requestHandler({ page, request }: any) {
+            await page.waitForNetworkIdle({ idleTime: 500, timeout: 7_000 }).catch(() => undefined);
+            const html: string = await page.content();
+            if (!html.includes('Harbour notice')) throw new Error('not rendered');
+            const begin = started.get(request.uniqueKey)!;
+            if (!String(request.uniqueKey).startsWith('w')) {
+              latencies.push(performance.now() - begin);
+              first = Math.min(first, begin);
+              last = Math.max(last, performance.now());
+            }
+          },
+          async failedRequestHandler() {
+            failures++;
+          },
+        },
+        config,
+      );
+      const urls = Array.from({ length: PAGES }, (_, i) => ({ url: `${site.url(i % PAGES)}?c=${c}&r=${i}`, uniqueKey: `${c}-${i}` }));
+      // 8 warm-up pages first (browsers launched), not measured.
+      await crawler.run([...Array.from({ length: 8 }, (_, i) => ({ url: `${site.url(i)}?warm=${c}-${i}`, uniqueKey: `w${c}-${i}` })), ...urls]);
+      results.push(summarize('crawlee PuppeteerCrawler', c, latencies, failures, last - first));
+      await crawler.teardown?.();
+    }
+  } finally {
+    rmSync(storage, { recursive: true, force: true });
+  }
+}
+
+if (values.only !== 'crawlee') await benchTrawl();
+if (values.only !== 'trawl') await benchCrawlee();
+site.stop();
+
+console.log(`\nBrowser scrape benchmark: ${PAGES} client-rendered pages per run, ${CHROMIUM}, pool of ${POOL} browsers\n`);
+console.log('tool                      conc  pages  fail   p50 ms   p95 ms   pages/s');
+for (const r of results) {
+  console.log(
+    `${r.tool.padEnd(26)}${String(r.concurrency).padStart(4)}${String(r.pages).padStart(7)}${String(r.failures).padStart(6)}${String(r.p50Ms).padStart(9)}${String(r.p95Ms).padStart(9)}${String(r.pagesPerSecond).padStart(10)}`,
+  );
+}
+console.log(JSON.stringify({ pages: PAGES, pool: POOL, results }));
+process.exit(0);
