@@ -63,6 +63,19 @@ export function cacheOnlyMiss(options: ScrapeOptions): TrawlError {
 }
 
 /**
+ * Whether this request is settled by the cache alone, without contacting the target: a fresh
+ * enough entry exists, or the request is cache-only (its miss is a 404). The API answers such
+ * requests in-process instead of queueing them, so cached scrapes cost no queue round trip.
+ * @param url normalized target URL
+ */
+export async function answeredByCache(db: Queryable, url: string, options: ScrapeOptions): Promise<boolean> {
+  if (!cacheable(options)) return false;
+  if (cacheOnly(options)) return true;
+  if (options.maxAge <= 0) return false;
+  return (await findCached(db, cacheKey(url, options), options.maxAge, options.minAge)) !== undefined;
+}
+
+/**
  * The cache over a database.
  * @param db  the `scrape_cache` table's database
  * @param log for cache facts (the key prefix, never a lockdown URL)

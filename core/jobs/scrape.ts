@@ -50,7 +50,8 @@ export async function handleScrapeJob(services: Services, data: ScrapeJobData, s
         statusCode: Number(doc.metadata.statusCode),
         body: document,
       });
-      if (data.options.storeInCache) await indexScrapedDocument(services.db, doc, log);
+      // A cache hit's content was indexed when it was scraped.
+      if (data.options.storeInCache && doc.metadata.cacheState !== 'hit') await indexScrapedDocument(services.db, doc, log);
     }
     // What interact needs to replay the scrape; only a tombstone for zero data retention.
     await saveScrapeRecord(services.db, { id: data.scrapeId, teamId: data.teamId, url: data.url, sourceUrl: data.sourceURL, options: data.options })

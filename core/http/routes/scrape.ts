@@ -12,10 +12,10 @@ import { scrapeOptionsSchema } from '../models/scrape.ts';
 import { DocumentModel, errorResponses } from '../models/common.ts';
 import { normalizeTargetUrl, resolveScrapeOptions } from '../../pipeline/scrape-options.ts';
 import { assertFetchable } from '../../net/address.ts';
-import { SCRAPE_QUEUE, type ScrapeJobData, type ScrapeJobResult } from '../../jobs/scrape.ts';
+import { SCRAPE_QUEUE, handleScrapeJob, type ScrapeJobData, type ScrapeJobResult } from '../../jobs/scrape.ts';
 import { getDocument } from '../../store/documents.ts';
 import { admit } from '../guard.ts';
-import { cacheOnly } from '../../cache/index.ts';
+import { answeredByCache, cacheOnly } from '../../cache/index.ts';
 import { getScrapeRecord } from '../../interact/records.ts';
 import { rawJson } from '../errors.ts';
 
@@ -42,6 +42,11 @@ export function scrapeRoutes(services: Services) {
         if (!cacheOnly(resolved)) await assertFetchable(url, services.config.allowPrivateTargets);
         const scrapeId = newId();
         const data: ScrapeJobData = { scrapeId, url, sourceURL: body.url, options: resolved, teamId: principal.teamId, keyId: principal.keyId };
+        // A cache hit needs no fetch: answer it here, without the queue round trip.
+        if (await answeredByCache(services.db, url, resolved)) {
+          const result = await handleScrapeJob(services, data, AbortSignal.timeout(resolved.timeout));
+          return rawJson(`{"success":true,"data":${result.document}}`);
+        }
         await services.queue.add(SCRAPE_QUEUE, 'scrape', data, { id: scrapeId });
         let result: ScrapeJobResult;
         try {
