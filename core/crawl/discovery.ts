@@ -106,8 +106,8 @@ export async function classify(deps: DiscoveryDeps, ctx: CrawlContext, found: st
  * rows are never deleted while a crawl runs, so a remembered key always exists.
  */
 const knownKeys = new Map<string, Map<string, number>>();
-const KNOWN_JOBS_MAX = 20;
-const KNOWN_KEYS_MAX = 500_000;
+const KNOWN_JOBS_MAX = 8;
+const KNOWN_KEYS_MAX = 50_000;
 
 /** The discovery without accepted URLs this process knows exist at the same or a smaller depth. */
 export function unknownOnly(jobId: string, d: Discovery): Discovery {

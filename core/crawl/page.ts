@@ -1,116 +1,57 @@
 /**
- * One page of a crawl or batch scrape, worker side: claim the frontier row, scrape it with the job's
- * scrape options, and in one transaction store the document, its completion order, the credits, the
- * links it discovered and the `*.page` webhook event. A crawl page whose redirect lands on a URL
- * already seen is dropped silently; one that lands outside the crawl's scope is skipped with an
- * error record (EXTERNAL_LINK for an external homepage). Failures free the page's `limit` slot.
+ * One page of a crawl or batch scrape, worker side: claim the frontier row, hold its lease while
+ * scraping it with the job's scrape options (plus raw HTML when its links are to be followed), judge
+ * its redirect and its links, then store the outcome (page-store.ts). A worker runs the pages its
+ * completions let into the window back to back (a chain) instead of sending each through the queue.
  */
 import type { Services } from '../services.ts';
 import { TrawlError } from '../errors.ts';
-import { newId } from '../ids.ts';
 import { runScrape, type Document } from '../pipeline/scrape.ts';
-import { indexScrapedDocument } from '../search/index-document.ts';
 import type { ScrapeOptions } from '../http/models/scrape.ts';
 import { startScrapeAccounting, type ScrapeAccounting } from '../credits/scrape-accounting.ts';
-import { recordEvent } from '../webhooks/outbox.ts';
 import { kickJob } from '../webhooks/deliver.ts';
-import {
-  claimUrl, emptyDiscovery, freeSlot, insertDiscovered, lockJob, markDone, renewLease, settleRow, stillOwned,
-  type ClaimedUrl, type Discovery, type QueueItem,
-} from '../store/crawl-urls.ts';
-import { advanceOrFinish, eventPrefix } from '../store/crawls.ts';
-import { classify, crawlContext, rememberKeys, unknownOnly, type CrawlContext } from './discovery.ts';
+import { emptyDiscovery, type Discovery, type QueueItem } from '../store/crawl-urls.ts';
+import { claimUrl, renewLease, type ClaimedUrl } from '../store/crawl-claims.ts';
+import { classify, crawlContext, unknownOnly } from './discovery.ts';
 import { enqueueItems, type PageMessage } from './enqueue.ts';
 import { extractLinks } from './links.ts';
 import type { CrawlerOptions } from './options.ts';
-import { judgeUrl } from './scope.ts';
-import { parseHttpUrl, urlKey } from './url-key.ts';
+import { failPage, loadJob, redirectVerdict, releasePage, storePage, type JobInfo, type Outcome, type Verdict } from './page-store.ts';
 import { webhookDeps } from './webhook-deps.ts';
 
 /** A claim lasts this long without renewal; a killed worker's page is retried after it, ms. */
 export const LEASE_MS = 15_000;
-/** Tries per page (transient errors and workers that died while scraping it). */
-export const MAX_PAGE_ATTEMPTS = 3;
-
-interface JobInfo {
-  kind: 'crawl' | 'batch_scrape';
-  teamId: string;
-  options: Record<string, any>;
-}
-
-const jobInfo = new Map<string, Promise<JobInfo | undefined>>();
-
-function loadJob(services: Services, jobId: string): Promise<JobInfo | undefined> {
-  let p = jobInfo.get(jobId);
-  if (!p) {
-    p = services.db
-      .query<{ kind: JobInfo['kind']; team_id: string; options: Record<string, any> }>('select kind, team_id, options from crawl_jobs where id = $1', [jobId])
-      .then((rows) => (rows[0] ? { kind: rows[0].kind, teamId: rows[0].team_id, options: rows[0].options } : undefined));
-    p.catch(() => jobInfo.delete(jobId));
-    if (jobInfo.size >= 1000) jobInfo.delete(jobInfo.keys().next().value!);
-    jobInfo.set(jobId, p);
-  }
-  return p;
-}
-
-/** What happened to the scraped page before it is stored. */
-type Verdict =
-  | { kind: 'keep'; aliasKey?: string; aliasUrl?: string }
-  | { kind: 'skip'; code?: string; message: string };
-
-/** Re-checks a crawl page's final URL after redirects (compat.md §7.2 Normalization, Internal). */
-function redirectVerdict(ctx: CrawlContext, claim: ClaimedUrl, finalUrl: string): Verdict {
-  const final = parseHttpUrl(finalUrl);
-  if (!final) return { kind: 'keep' };
-  const key = urlKey(final, ctx.keys);
-  if (key === claim.key) return { kind: 'keep' };
-  const verdict = judgeUrl(final, ctx.rules);
-  if (!verdict.ok && verdict.reason === 'external-homepage') {
-    return { kind: 'skip', code: 'EXTERNAL_LINK', message: `${claim.url} redirected to the external homepage ${final.href}, which is not followed.` };
-  }
-  if (!verdict.ok && verdict.reason !== 'external') {
-    return { kind: 'skip', message: `${claim.url} redirected to ${final.href}, which the crawl options exclude (${verdict.reason}).` };
-  }
-  if (!verdict.ok) return { kind: 'skip', message: `${claim.url} redirected to ${final.href}, outside the crawled site.` };
-  return { kind: 'keep', aliasKey: key, aliasUrl: final.href };
-}
-
-interface Outcome {
-  items: QueueItem[];
-  finished?: string;
-  /** The document was stored as a page of the job (charge it). */
-  stored?: boolean;
-}
-
 /** Pages one queue message may run back to back before handing the rest to the queue (fairness). */
 export const MAX_CHAIN = 25;
 
 /**
  * Runs one page message, then keeps going with a page its completion let into the window (a chain
- * of at most MAX_CHAIN pages): in steady state a finished page frees one slot, and the worker that
- * freed it takes the next page itself instead of a round trip through the queue. Other freed pages
- * go to the queue. Never throws for page-level failures (they are recorded on the row).
+ * of at most MAX_CHAIN pages): in steady state a finished page frees one slot, and the completion
+ * claims the next page for the same worker in the same statement instead of a round trip through the
+ * queue. Other freed pages go to the queue. Never throws for page-level failures (they are recorded
+ * on the row).
  */
 export async function runPage(services: Services, msg: PageMessage, signal: AbortSignal): Promise<void> {
-  let next: PageMessage | undefined = msg;
-  for (let chained = 0; next; chained++) {
-    const items = await runOne(services, next, signal);
-    next = undefined;
-    const i = chained + 1 < MAX_CHAIN && !signal.aborted ? items.findIndex((it) => it.delayMs === 0) : -1;
-    if (i >= 0) {
-      const [item] = items.splice(i, 1);
-      next = { jobId: item.jobId, rowId: item.rowId, enqueue: item.enqueue };
+  let claim = await claimUrl(services.db, msg.rowId, msg.enqueue, LEASE_MS);
+  for (let chained = 1; claim; chained++) {
+    const { items, next } = await runClaimed(services, claim, signal, chained < MAX_CHAIN);
+    claim = next;
+    if (!claim && chained < MAX_CHAIN && !signal.aborted) {
+      // Failures free a slot without claiming: take a freed page from the list instead.
+      const i = items.findIndex((it) => it.delayMs === 0);
+      if (i >= 0) {
+        const [item] = items.splice(i, 1);
+        claim = await claimUrl(services.db, item.rowId, item.enqueue, LEASE_MS);
+      }
     }
     await enqueueItems(services, items);
   }
 }
 
-/** Runs one page; returns the rows its completion moved into the window. */
-async function runOne(services: Services, msg: PageMessage, signal: AbortSignal): Promise<QueueItem[]> {
-  const claim = await claimUrl(services.db, msg.rowId, msg.enqueue, LEASE_MS);
-  if (!claim) return []; // stale or duplicate message, or the crawl ended
+/** Runs one claimed page; returns the rows its completion moved into the window and a claimed next page. */
+async function runClaimed(services: Services, claim: ClaimedUrl, signal: AbortSignal, chain: boolean): Promise<{ items: QueueItem[]; next?: ClaimedUrl }> {
   const job = await loadJob(services, claim.jobId);
-  if (!job) return [];
+  if (!job) return { items: [] };
   const log = services.log.child({ jobId: claim.jobId, scrapeId: claim.id });
   const lost = new AbortController();
   const heartbeat = setInterval(() => {
@@ -134,27 +75,39 @@ async function runOne(services: Services, msg: PageMessage, signal: AbortSignal)
       // The concurrency store is unreachable (Redis restarting): give the page back untouched.
       log.warn({ err: error }, 'no concurrency slot; the page goes back to the backlog');
       outcome = await releasePage(services, claim);
-      return outcome?.items ?? [];
+      return { items: outcome?.items ?? [] };
     }
-    outcome = await scrapeAndStore(services, job, claim, account, AbortSignal.any([signal, lost.signal]));
+    outcome = await scrapeAndStore(services, job, claim, account, AbortSignal.any([signal, lost.signal]), chain && !signal.aborted ? LEASE_MS : 0);
     if (outcome?.stored) await account.charge();
   } catch (error) {
     const e = TrawlError.wrap(error);
-    if (lost.signal.aborted) return []; // another worker owns the page now
-    log.debug({ code: e.code, err: e.message }, 'crawl page failed');
-    await account?.failed(e);
-    outcome = await failPage(services, job, claim, e);
+    if (lost.signal.aborted) return { items: [] }; // another worker owns the page now
+    if (signal.aborted) {
+      // Shutdown (or a cancelled crawl): the page is not at fault; give it back for later.
+      outcome = await releasePage(services, claim).catch(() => undefined);
+    } else {
+      log.debug({ code: e.code, err: e.message }, 'crawl page failed');
+      await account?.failed(e);
+      outcome = await failPage(services, job, claim, e);
+    }
   } finally {
     clearInterval(heartbeat);
     await account?.release();
   }
-  if (!outcome) return [];
+  if (!outcome) return { items: [] };
   if (job.options.webhook) kickJob(webhookDeps(services), claim.jobId);
   if (outcome.finished) log.info({ status: outcome.finished }, 'crawl finished');
-  return outcome.items;
+  return { items: outcome.items, next: outcome.next };
 }
 
-async function scrapeAndStore(services: Services, job: JobInfo, claim: ClaimedUrl, account: ScrapeAccounting, signal: AbortSignal): Promise<Outcome | undefined> {
+async function scrapeAndStore(
+  services: Services,
+  job: JobInfo,
+  claim: ClaimedUrl,
+  account: ScrapeAccounting,
+  signal: AbortSignal,
+  chainLeaseMs: number,
+): Promise<Outcome | undefined> {
   const scrape = job.options.scrape as ScrapeOptions;
   const crawler = job.options.crawler as CrawlerOptions | undefined;
   const ctx = job.kind === 'crawl' && crawler ? crawlContext(claim.jobId, crawler) : undefined;
@@ -181,72 +134,6 @@ async function scrapeAndStore(services: Services, job: JobInfo, claim: ClaimedUr
   const zdr = Boolean(job.options.zeroDataRetention);
   const known = discovery.accept.length > 0 ? unknownOnly(claim.jobId, discovery) : discovery;
 
-  const outcome = await services.db.transaction(async (tx) => {
-    const locked = await lockJob(tx, claim.jobId);
-    if (!locked || locked.state !== 'running') return undefined;
-    const end = async (): Promise<Outcome> => advanceOrFinish(tx, locked);
-    if (verdict.kind === 'skip' || verdict.aliasKey) {
-      if (!(await stillOwned(tx, claim))) return undefined;
-      if (verdict.kind === 'skip') {
-        await settleRow(tx, claim.id, 'skipped', { code: verdict.code, message: verdict.message });
-        await freeSlot(tx, locked);
-        return end();
-      }
-      const claimed = await tx.query(
-        `insert into crawl_urls (job_id, url_key, id, url, source_url, depth, status) values ($1, $2, $3, $4, $4, $5, 'alias')
-         on conflict do nothing returning 1`,
-        [claim.jobId, verdict.aliasKey, newId(), verdict.aliasUrl, claim.depth],
-      );
-      if (claimed.length === 0) {
-        // The redirect landed on a URL this crawl already has: that row is the page (dropped silently).
-        await settleRow(tx, claim.id, 'duplicate');
-        await freeSlot(tx, locked);
-        return end();
-      }
-    }
-    const stored = await markDone(tx, locked, claim, {
-      teamId: job.teamId, url: finalUrl, statusCode: Number(doc.metadata.statusCode) || 0, body, credits, store: !zdr,
-    });
-    if (!stored) return undefined;
-    await insertDiscovered(tx, locked, known);
-    await recordEvent(tx, job.options.webhook, { type: `${eventPrefix(job.kind)}.page`, jobId: claim.jobId, teamId: job.teamId, success: true, documents: [body] });
-    return { ...(await end()), stored: true };
-  });
-  if (outcome?.stored) {
-    rememberKeys(claim.jobId, discovery, claim.depth + 1);
-    if (!zdr && scrape.storeInCache) await indexScrapedDocument(services.db, doc, services.log);
-  }
-  return outcome;
+  return storePage(services, job, claim, { doc, body, finalUrl, verdict, discovery, known, credits, zdr, storeInCache: scrape.storeInCache }, chainLeaseMs);
 }
 
-/** Gives a claimed page back to the backlog without counting the attempt. */
-async function releasePage(services: Services, claim: ClaimedUrl): Promise<Outcome | undefined> {
-  return services.db.transaction(async (tx) => {
-    const locked = await lockJob(tx, claim.jobId);
-    if (!locked || locked.state !== 'running' || !(await stillOwned(tx, claim))) return undefined;
-    await tx.query(`update crawl_urls set status = 'backlog', attempts = attempts - 1, lease_until = null, updated_at = now() where id = $1`, [claim.id]);
-    return advanceOrFinish(tx, locked);
-  });
-}
-
-async function failPage(services: Services, job: JobInfo, claim: ClaimedUrl, e: TrawlError): Promise<Outcome | undefined> {
-  const retry = e.retryable && e.code !== 'SCRAPE_TIMEOUT' && e.code !== 'SCRAPE_JOB_CANCELLED' && claim.attempt < MAX_PAGE_ATTEMPTS - 1;
-  return services.db.transaction(async (tx) => {
-    const locked = await lockJob(tx, claim.jobId);
-    if (!locked || locked.state !== 'running') return undefined;
-    if (!(await stillOwned(tx, claim))) return undefined;
-    if (retry) {
-      await tx.query(`update crawl_urls set status = 'backlog', lease_until = null, updated_at = now() where id = $1`, [claim.id]);
-    } else {
-      await settleRow(tx, claim.id, 'failed', { code: e.code, message: e.message });
-      await freeSlot(tx, locked);
-      await tx.query('update crawl_jobs set finished_count = finished_count + 1, updated_at = now() where id = $1', [claim.jobId]);
-      locked.finishedCount += 1;
-      const crawler = job.options.crawler as CrawlerOptions | undefined;
-      if (job.kind === 'crawl' && crawler && claim.key === urlKey(new URL(crawler.url), crawlContext(claim.jobId, crawler).keys)) {
-        await tx.query('update crawl_jobs set start_error = $2 where id = $1', [claim.jobId, { code: e.code, message: e.message }]);
-      }
-    }
-    return advanceOrFinish(tx, locked);
-  });
-}

@@ -17,7 +17,7 @@ import { finishIfDone } from '../store/crawls.ts';
 import { dispatchDue } from '../webhooks/deliver.ts';
 import { CRAWL_QUEUE, enqueueItems } from './enqueue.ts';
 import { failKickoff, runKickoff } from './kickoff.ts';
-import { MAX_PAGE_ATTEMPTS } from './page.ts';
+import { MAX_PAGE_ATTEMPTS } from './page-store.ts';
 import { webhookDeps } from './webhook-deps.ts';
 
 /** How often the reconciler runs, ms. */

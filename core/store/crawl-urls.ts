@@ -1,11 +1,10 @@
 /**
  * The crawl frontier in the database: one `crawl_urls` row per distinct URL of a crawl (or per URL of
- * a batch). Every state change of a crawl runs in a transaction that first locks the `crawl_jobs` row
- * (`lockJob`), so the counters (`accepted` for `limit`, `done_count` for completion order) stay exact
- * when several workers in several processes share one crawl. Rows move
- * backlog -> queued -> active -> done | failed; the queue only carries "run row X, enqueue n" messages,
- * and a claim succeeds only for the current enqueue number, so a duplicated or stale queue message
- * never scrapes a page twice.
+ * a batch). Every state change of a crawl runs under its `crawl_jobs` row lock (`lockJob`, or inside
+ * the SQL functions of migration 0003_crawl_functions), so the counters (`accepted` for `limit`, `done_count` for
+ * completion order) stay exact when several workers in several processes share one crawl. Rows move
+ * backlog -> queued -> active -> done | failed. This file inserts and promotes rows; claiming and
+ * completing them is in crawl-claims.ts.
  */
 import type { Queryable } from '../db/client.ts';
 import { newId } from '../ids.ts';
@@ -98,51 +97,34 @@ export async function insertDiscovered(tx: Queryable, job: LockedJob, d: Discove
   let added = 0;
   if (byKey.size > 0) {
     const rows = [...byKey.values()];
-    const free = Math.max(0, job.urlLimit - job.accepted);
-    const room = Math.max(0, job.urlLimit - job.excess);
-    const [r] = await tx.query<{ added: number; overflow: number }>(
-      `with c as (
-         select k, i, u, s, d, e, o from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[]) with ordinality as x(k, i, u, s, d, e, o)
-       ),
-       lowered as (
-         update crawl_urls w set depth = c.d from c
-         where w.job_id = $1 and w.url_key = c.k and w.depth > c.d and w.status in ('backlog', 'queued', 'excess') returning 1
-       ),
-       fresh as (
-         select c.*, row_number() over (order by c.o) as rn from c
-         where not exists (select 1 from crawl_urls w where w.job_id = $1 and w.url_key = c.k)
-       ),
-       ins as (
-         insert into crawl_urls (job_id, url_key, id, url, source_url, depth, external, status)
-         select $1, k, i, u, s, d, e = 1, case when rn <= $8 then 'backlog' else 'excess' end from fresh where rn <= $8 + $9
-         on conflict do nothing returning status
-       ),
-       counted as (
-         select count(*) filter (where status = 'backlog')::int as added, count(*) filter (where status = 'excess')::int as overflow from ins
-       ),
-       upd as (
-         update crawl_jobs set accepted = accepted + (select added from counted), excess = excess + (select overflow from counted), updated_at = now()
-         where id = $1 and (select added + overflow from counted) > 0
-       )
-       select added, overflow from counted`,
-      [job.id, rows.map((c) => c.key), rows.map(() => newId()), rows.map((c) => c.url), rows.map((c) => c.sourceUrl), rows.map((c) => c.depth),
-        rows.map((c) => (c.external ? 1 : 0)), free, room],
-    );
-    added = r.added;
-    job.accepted += r.added;
-    job.excess += r.overflow;
+    const [{ r }] = await tx.query<{ r: [number, number] }>('select crawl_insert_discovered($1, $2, $3, $4, $5, $6, $7) as r', [
+      job.id, rows.map((c) => c.key), rows.map(() => newId()), rows.map((c) => c.url), rows.map((c) => c.sourceUrl), rows.map((c) => c.depth),
+      rows.map((c) => (c.external ? 1 : 0)),
+    ]);
+    const [a, o] = r;
+    added = a;
+    job.accepted += a;
+    job.excess += o;
   }
+  await recordBlocked(tx, job.id, d);
+  return added;
+}
+
+/**
+ * Records robots-blocked and skipped URLs of a discovery (one row each, listed by the errors
+ * endpoint). Needs no lock: these rows never count toward `limit`.
+ */
+export async function recordBlocked(db: Queryable, jobId: string, d: Pick<Discovery, 'robots' | 'skipped'>): Promise<void> {
   if (d.robots.length > 0) {
-    await insertRows(tx, job.id, d.robots.map((r) => ({ ...r, sourceUrl: r.url, depth: 0, external: false })), 'robots');
+    await insertRows(db, jobId, d.robots.map((r) => ({ ...r, sourceUrl: r.url, depth: 0, external: false })), 'robots');
   }
   for (const s of d.skipped) {
-    await tx.query(
+    await db.query(
       `insert into crawl_urls (job_id, url_key, id, url, source_url, status, error_code, error) values ($1, $2, $3, $4, $4, 'skipped', $5, $6)
        on conflict do nothing`,
-      [job.id, s.key, newId(), s.url, s.code, s.error],
+      [jobId, s.key, newId(), s.url, s.code, s.error],
     );
   }
-  return added;
 }
 
 async function insertRows(tx: Queryable, jobId: string, rows: Candidate[], status: string): Promise<number> {
@@ -169,32 +151,28 @@ export interface Advance {
  */
 export async function advance(tx: Queryable, job: LockedJob): Promise<Advance> {
   if (job.state !== 'running') return { items: [], pending: 0 };
-  const [r] = await tx.query<{ inflight: number; backlog: boolean; items: [string, number, number][] | string }>(
-    `with inflight as (
-       select count(*)::int as n from crawl_urls where job_id = $1 and status in ('queued', 'active')
-     ),
-     picked as (
-       select url_key from crawl_urls where job_id = $1 and status = 'backlog' order by depth, id
-       limit greatest(0, $2::int - (select n from inflight))
-     ),
-     upd as (
-       update crawl_urls set status = 'queued', enqueues = enqueues + 1, enqueued_at = now(), updated_at = now()
-       where job_id = $1 and url_key in (select url_key from picked) returning id, enqueues, attempts
-     )
-     select (select n from inflight) as inflight,
-       exists (select 1 from crawl_urls where job_id = $1 and status = 'backlog') as backlog,
-       coalesce((select json_agg(json_build_array(id, enqueues, attempts)) from upd), '[]'::json) as items`,
-    [job.id, job.concurrency],
-  );
-  const paced = job.delayMs > 0 && job.finishedCount > 0;
-  const items = (typeof r.items === 'string' ? JSON.parse(r.items) : r.items) as [string, number, number][];
+  const [{ r }] = await tx.query<{ r: AdvanceRow }>('select crawl_advance($1) as r', [job.id]);
+  return advanceOf(job.id, r);
+}
+
+/** What `crawl_advance` (SQL, migration 0003_crawl_functions) returns. */
+export interface AdvanceRow {
+  running: boolean;
+  items: [string, number, number][];
+  pending: number;
+  delayMs: number;
+  finished: number;
+}
+
+export function advanceOf(jobId: string, r: AdvanceRow): Advance {
+  const paced = r.delayMs > 0 && r.finished > 0;
   return {
-    pending: r.inflight + (r.backlog ? 1 : 0),
-    items: items.map(([rowId, enqueue, attempts]) => ({
-      jobId: job.id,
+    pending: r.pending,
+    items: r.items.map(([rowId, enqueue, attempts]) => ({
+      jobId,
       rowId,
       enqueue,
-      delayMs: paced ? job.delayMs : attempts > 0 ? Math.min(10_000, 1000 * attempts) : 0,
+      delayMs: paced ? r.delayMs : attempts > 0 ? Math.min(10_000, 1000 * attempts) : 0,
     })),
   };
 }
@@ -202,40 +180,6 @@ export async function advance(tx: Queryable, job: LockedJob): Promise<Advance> {
 /** `advance`, for callers that only need the rows to queue. */
 export async function promote(tx: Queryable, job: LockedJob): Promise<QueueItem[]> {
   return (await advance(tx, job)).items;
-}
-
-/**
- * Marks a claimed row done as page `job.doneCount + 1` and stores its document and counters, in one
- * statement (job row locked).
- * @returns false when the claim is no longer this worker's (nothing changed)
- */
-export async function markDone(
-  tx: Queryable,
-  job: LockedJob,
-  claim: ClaimedUrl,
-  doc: { teamId: string; url: string; statusCode: number; body: string; credits: number; store: boolean },
-): Promise<boolean> {
-  const seq = job.doneCount + 1;
-  const [r] = await tx.query<{ n: number }>(
-    `with upd as (
-       update crawl_urls set status = 'done', seq = $4, lease_until = null, error_code = null, error = null, updated_at = now()
-       where id = $2 and status = 'active' and attempts = $3 returning id
-     ),
-     doc as (
-       insert into documents (id, job_id, team_id, url, source_url, status_code, body, size_bytes)
-       select id, $1, $5, $6, $7, $8, $9, $10 from upd where $11::int = 1 on conflict (id) do nothing
-     ),
-     cj as (
-       update crawl_jobs set done_count = $4, finished_count = finished_count + 1, credits_used = credits_used + $12, updated_at = now()
-       where id = $1 and exists (select 1 from upd)
-     )
-     select count(*)::int as n from upd`,
-    [job.id, claim.id, claim.attempt, seq, doc.teamId, doc.url, claim.sourceUrl, doc.statusCode, doc.body, Buffer.byteLength(doc.body), doc.store ? 1 : 0, doc.credits],
-  );
-  if (r.n === 0) return false;
-  job.doneCount = seq;
-  job.finishedCount += 1;
-  return true;
 }
 
 /** Lets one `excess` row into the backlog (a failed or dropped page freed its `limit` slot). */
@@ -250,60 +194,6 @@ export async function freeSlot(tx: Queryable, job: LockedJob): Promise<void> {
   await tx.query('update crawl_jobs set accepted = accepted + $2, excess = excess - $3, updated_at = now() where id = $1', [job.id, delta, promoted.length]);
   job.accepted += delta;
   job.excess -= promoted.length;
-}
-
-/** A claimed row: what the worker scrapes. */
-export interface ClaimedUrl {
-  jobId: string;
-  id: string;
-  key: string;
-  url: string;
-  sourceUrl: string;
-  depth: number;
-  external: boolean;
-  /** Claim token: completion must present it. */
-  attempt: number;
-}
-
-/**
- * Claims a queued row for this worker.
- * @param enqueue the enqueue number the queue message carries (stale messages claim nothing)
- * @param leaseMs how long the claim holds without renewal, ms
- */
-export async function claimUrl(db: Queryable, rowId: string, enqueue: number, leaseMs: number): Promise<ClaimedUrl | undefined> {
-  const rows = await db.query<Record<string, any>>(
-    `update crawl_urls c set status = 'active', attempts = attempts + 1, lease_until = now() + ($3::int * interval '1 millisecond'), updated_at = now()
-     from crawl_jobs j
-     where c.id = $1 and c.status = 'queued' and c.enqueues = $2 and j.id = c.job_id and j.state = 'running'
-     returning c.job_id, c.id, c.url_key, c.url, c.source_url, c.depth, c.external, c.attempts`,
-    [rowId, enqueue, leaseMs],
-  );
-  const r = rows[0];
-  if (!r) return undefined;
-  return { jobId: r.job_id, id: r.id, key: r.url_key, url: r.url, sourceUrl: r.source_url, depth: r.depth, external: r.external, attempt: r.attempts };
-}
-
-/** Extends a claim; false when the row is no longer this worker's. */
-export async function renewLease(db: Queryable, claim: ClaimedUrl, leaseMs: number): Promise<boolean> {
-  const rows = await db.query(
-    `update crawl_urls set lease_until = now() + ($3::int * interval '1 millisecond') where id = $1 and status = 'active' and attempts = $2 returning 1`,
-    [claim.id, claim.attempt, leaseMs],
-  );
-  return rows.length > 0;
-}
-
-/** True when the row is still claimed by `claim` (checked inside the completion transaction). */
-export async function stillOwned(tx: Queryable, claim: ClaimedUrl): Promise<boolean> {
-  const rows = await tx.query(`select 1 from crawl_urls where id = $1 and status = 'active' and attempts = $2`, [claim.id, claim.attempt]);
-  return rows.length > 0;
-}
-
-/** Sets a row's final status with an optional error record. */
-export async function settleRow(tx: Queryable, rowId: string, status: string, error?: { code?: string; message: string }): Promise<void> {
-  await tx.query(
-    `update crawl_urls set status = $2, error_code = $3, error = $4, lease_until = null, updated_at = now() where id = $1`,
-    [rowId, status, error?.code ?? null, error?.message ?? null],
-  );
 }
 
 /** Counts of rows per status. */

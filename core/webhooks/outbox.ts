@@ -28,16 +28,32 @@ export function payloadOf(event: WebhookEvent, webhookId: string, metadata: Reco
   return `${head.slice(0, -1)},"data":${data}${error},"metadata":${JSON.stringify(metadata)}}`;
 }
 
+/** An outbox row ready to insert: what `recordEvent` writes, for callers that insert it in SQL. */
+export interface EventRow {
+  id: string;
+  event: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The outbox row of an event, or undefined when the job's webhook does not ask for it. */
+export function eventRow(spec: WebhookSpec | undefined, event: WebhookEvent): EventRow | undefined {
+  if (!spec || !wantsEvent(spec, event.type)) return undefined;
+  const webhookId = newId();
+  return { id: webhookId, event: event.type, url: spec.url, headers: spec.headers, body: payloadOf(event, webhookId, spec.metadata) };
+}
+
 /**
  * Records an event for delivery when the job's webhook asks for it.
  * @returns true when a delivery row was written
  */
 export async function recordEvent(tx: Queryable, spec: WebhookSpec | undefined, event: WebhookEvent): Promise<boolean> {
-  if (!spec || !wantsEvent(spec, event.type)) return false;
-  const webhookId = newId();
+  const row = eventRow(spec, event);
+  if (!row) return false;
   await tx.query(
     `insert into webhook_deliveries (id, job_id, team_id, event, url, headers, body) values ($1, $2, $3, $4, $5, $6, $7)`,
-    [webhookId, event.jobId, event.teamId, event.type, spec.url, spec.headers, payloadOf(event, webhookId, spec.metadata)],
+    [row.id, event.jobId, event.teamId, row.event, row.url, row.headers, row.body],
   );
   return true;
 }

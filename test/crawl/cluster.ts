@@ -60,6 +60,8 @@ export async function startRedis(): Promise<RedisServer> {
 
 export interface Cluster {
   base: string;
+  /** The PostgreSQL database the processes share. */
+  databaseUrl: string;
   redis: RedisServer;
   workers: Subprocess[];
   /** SIGKILLs worker `i`. */
@@ -108,6 +110,7 @@ export async function startCluster(workers: number, env: Record<string, string> 
   }
   return {
     base,
+    databaseUrl: db.config.databaseUrl!,
     redis,
     workers: procs,
     logFile,

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { forEachDatabase, openTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { newId } from '../../core/ids.ts';
-import { claimUrl, freeSlot, insertDiscovered, lockJob, promote, stillOwned, countByStatus, type Candidate } from '../../core/store/crawl-urls.ts';
+import { freeSlot, insertDiscovered, lockJob, promote, countByStatus, type Candidate } from '../../core/store/crawl-urls.ts';
+import { claimUrl, stillOwned } from '../../core/store/crawl-claims.ts';
 import { cancelJob, createJob, finishIfDone, getJob, jobErrors } from '../../core/store/crawls.ts';
 
 const cand = (path: string, depth = 1): Candidate => ({ key: `//s${path}`, url: `http://s${path}`, sourceUrl: `http://s${path}`, depth, external: false });

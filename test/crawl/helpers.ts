@@ -4,6 +4,7 @@
  */
 import { expect } from 'bun:test';
 import type { TestTrawl } from '../helpers/trawl.ts';
+import type { PgDocsSite } from '../fixtures/crawl-site/pg-docs.ts';
 
 export interface Api {
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; text: string; headers: Headers }>;
@@ -87,3 +88,19 @@ export async function crawl(api: Api, body: Record<string, unknown>, timeoutMs =
 export function paths(urls: string[], origin: string): string[] {
   return urls.map((u) => (u.startsWith(origin) ? u.slice(origin.length) || '/' : u)).sort();
 }
+
+/** Checks a finished crawl of the manual: every page once in the results. */
+export async function expectWholeManual(api: Api, id: string, s: PgDocsSite): Promise<void> {
+  const status = (await api.get(`/v2/crawl/${id}?limit=1`)).body;
+  expect(status).toMatchObject({ status: 'completed', completed: s.pages.length, total: s.pages.length });
+  const docs = await allDocs(api, `/v2/crawl/${id}`);
+  expect(docs.length).toBe(s.pages.length);
+  const urls = docs.map((d) => d.metadata.sourceURL);
+  expect(new Set(urls).size).toBe(s.pages.length);
+  expect(new Set(urls)).toEqual(new Set(s.pages.map((p) => `${s.origin}/${p}`)));
+  expect(new Set(docs.map((d) => d.metadata.scrapeId)).size).toBe(s.pages.length);
+  expect(docs.every((d) => typeof d.markdown === 'string' && d.markdown.length > 0)).toBe(true);
+  const errors = (await api.get(`/v2/crawl/${id}/errors`)).body;
+  expect(errors).toEqual({ errors: [], robotsBlocked: [] });
+}
+

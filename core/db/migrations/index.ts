@@ -7,6 +7,7 @@
 import foundation from './0001_foundation.sql' with { type: 'text' };
 import accounts from './0002_accounts.sql' with { type: 'text' };
 import crawl from './0003_crawl.sql' with { type: 'text' };
+import crawlFunctions from './0003_crawl_functions.sql' with { type: 'text' };
 import search from './0004_search.sql' with { type: 'text' };
 import scrape from './0005_scrape.sql' with { type: 'text' };
 
@@ -21,6 +22,7 @@ export const migrations: Migration[] = [
   { name: '0001_foundation', sql: foundation },
   { name: '0002_accounts', sql: accounts },
   { name: '0003_crawl', sql: crawl },
+  { name: '0003_crawl_functions', sql: crawlFunctions },
   { name: '0004_search', sql: search },
   { name: '0005_scrape', sql: scrape },
 ];

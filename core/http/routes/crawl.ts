@@ -10,6 +10,8 @@ import { TrawlError } from '../../errors.ts';
 import { resolveScrapeOptions } from '../../pipeline/scrape-options.ts';
 import { assertFetchable } from '../../net/address.ts';
 import { resolveCrawlerOptions } from '../../crawl/options.ts';
+import { optionsFromPrompt } from '../../crawl/prompt.ts';
+import { normalizeTargetUrl } from '../../pipeline/scrape-options.ts';
 import { startCrawl } from '../../crawl/start.ts';
 import { jobForTeam } from '../../crawl/access.ts';
 import { statusBody } from '../../crawl/status.ts';
@@ -55,7 +57,9 @@ function crawlVersion(services: Services, version: 'v1' | 'v2') {
     .post(
       base,
       async ({ body, request }) => {
-        const crawler = resolveCrawlerOptions(body as Record<string, unknown>);
+        // A prompt generates options; explicit parameters override them (interface.md "Crawl request body").
+        const generated = typeof body.prompt === 'string' && body.prompt.trim() ? await optionsFromPrompt(services.config, body.url, body.prompt) : undefined;
+        const crawler = resolveCrawlerOptions({ ...generated, ...(body as Record<string, unknown>) });
         const scrape = resolveScrapeOptions((body.scrapeOptions ?? {}) as Record<string, unknown>, services.formats);
         if (body.zeroDataRetention === true) scrape.zeroDataRetention = true;
         const principal = await admit(services, request, {
@@ -69,12 +73,26 @@ function crawlVersion(services: Services, version: 'v1' | 'v2') {
           publicOptions: { ...rest, scrapeOptions: scrapeOptions ?? {} },
           idempotencyKey: request.headers.get('x-idempotency-key') ?? undefined,
         });
-        return { success: true as const, id, url: `${publicBaseUrl(services.config, request)}${base}/${id}` };
+        const url = `${publicBaseUrl(services.config, request)}${base}/${id}`;
+        if (!generated) return { success: true as const, id, url };
+        return { success: true as const, id, url, promptGeneratedOptions: generated, finalCrawlerOptions: { ...crawler, prompt: body.prompt } };
       },
       {
         body: CrawlBody,
         response: { 200: JobStarted, 409: errorResponses[400], ...errorResponses },
         detail: { summary: 'Start a crawl', tags, description: 'Discovers pages (sitemaps and links) from a start URL and scrapes each.' },
+      },
+    )
+    .post(
+      `${base}/params-preview`,
+      async ({ body, request }) => {
+        await admit(services, request, { group: 'crawl', credits: 0 });
+        const url = normalizeTargetUrl(body.url);
+        return { success: true as const, data: { url, ...(await optionsFromPrompt(services.config, url, body.prompt)) } };
+      },
+      {
+        body: Type.Object({ url: Type.String({ minLength: 1 }), prompt: Type.String({ minLength: 1, maxLength: 10_000 }) }, { additionalProperties: true }),
+        detail: { summary: 'Crawl options a prompt would generate', tags },
       },
     )
     .get(
