@@ -5,24 +5,9 @@
  * hex plus an extension), so `/v2/blobs/{key}` URLs look the same whichever store made them. Expired
  * blobs read as missing and are deleted by `sweep()`.
  */
-import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../db/client.ts';
-import type { BlobStore } from '../blobs.ts';
+import { isBlobKey, newBlobKey, type BlobStore } from '../blobs.ts';
 
-const EXTENSIONS: Record<string, string> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/webp': 'webp',
-  'image/gif': 'gif',
-  'application/pdf': 'pdf',
-  'audio/mpeg': 'mp3',
-  'video/mp4': 'mp4',
-  'text/plain': 'txt',
-  'text/html': 'html',
-  'application/json': 'json',
-};
-
-const KEY = /^[0-9a-f]{32}\.[a-z0-9]{1,8}$/;
 
 export interface DatabaseBlobStore extends BlobStore {
   /** Deletes expired blobs. @returns how many were deleted */
@@ -46,7 +31,7 @@ export function createDatabaseBlobStore(db: Queryable, baseUrl: () => string): D
   return {
     async put(bytes, contentType, ttlMs) {
       const type = contentType.split(';')[0]!.trim().toLowerCase();
-      const key = `${randomBytes(16).toString('hex')}.${EXTENSIONS[type] ?? 'bin'}`;
+      const key = newBlobKey(type);
       await db.query('insert into blobs (key, content_type, bytes, size_bytes, expires_at) values ($1, $2, $3, $4, $5)', [
         key, contentType, bytes, bytes.length, new Date(Date.now() + Math.max(0, ttlMs)),
       ]);
@@ -54,7 +39,7 @@ export function createDatabaseBlobStore(db: Queryable, baseUrl: () => string): D
     },
 
     async get(key) {
-      if (!KEY.test(key)) return undefined;
+      if (!isBlobKey(key)) return undefined;
       const rows = await db.query<{ content_type: string; bytes: unknown }>(
         'select content_type, bytes from blobs where key = $1 and expires_at > now()',
         [key],
@@ -68,7 +53,7 @@ export function createDatabaseBlobStore(db: Queryable, baseUrl: () => string): D
     },
 
     async delete(key) {
-      if (!KEY.test(key)) return false;
+      if (!isBlobKey(key)) return false;
       return (await db.query('delete from blobs where key = $1 returning 1', [key])).length > 0;
     },
 

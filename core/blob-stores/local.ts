@@ -4,25 +4,10 @@
  * and expiry. Keys are 128 random bits in hex plus an extension from the content type, so they cannot
  * be guessed and are safe as file names. Expired blobs read as missing and are deleted by `sweep()`.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BlobStore } from '../blobs.ts';
+import { isBlobKey, newBlobKey, type BlobStore } from '../blobs.ts';
 
-const EXTENSIONS: Record<string, string> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/webp': 'webp',
-  'image/gif': 'gif',
-  'application/pdf': 'pdf',
-  'audio/mpeg': 'mp3',
-  'video/mp4': 'mp4',
-  'text/plain': 'txt',
-  'text/html': 'html',
-  'application/json': 'json',
-};
-
-const KEY = /^[0-9a-f]{32}\.[a-z0-9]{1,8}$/;
 const ORPHAN_AGE_MS = 60_000;
 
 interface Sidecar {
@@ -68,7 +53,7 @@ export function createLocalBlobStore(dir: string, baseUrl: () => string): LocalB
     dir,
     async put(bytes, contentType, ttlMs) {
       const type = contentType.split(';')[0]!.trim().toLowerCase();
-      const key = `${randomBytes(16).toString('hex')}.${EXTENSIONS[type] ?? 'bin'}`;
+      const key = newBlobKey(type);
       const p = paths(key);
       await mkdir(p.dir, { recursive: true });
       const sidecar: Sidecar = { contentType, expiresAt: Date.now() + Math.max(0, ttlMs), size: bytes.length };
@@ -81,7 +66,7 @@ export function createLocalBlobStore(dir: string, baseUrl: () => string): LocalB
     },
 
     async get(key) {
-      if (!KEY.test(key)) return undefined;
+      if (!isBlobKey(key)) return undefined;
       const p = paths(key);
       let meta: Sidecar;
       try {
@@ -105,7 +90,7 @@ export function createLocalBlobStore(dir: string, baseUrl: () => string): LocalB
     },
 
     delete(key) {
-      return KEY.test(key) ? remove(key) : Promise.resolve(false);
+      return isBlobKey(key) ? remove(key) : Promise.resolve(false);
     },
 
     async sweep(now = Date.now()) {
@@ -123,7 +108,7 @@ export function createLocalBlobStore(dir: string, baseUrl: () => string): LocalB
         } catch {
           continue;
         }
-        const isMeta = (n: string) => n.endsWith('.json') && KEY.test(n.slice(0, -5));
+        const isMeta = (n: string) => n.endsWith('.json') && isBlobKey(n.slice(0, -5));
         const metas = new Set(names.filter(isMeta).map((n) => n.slice(0, -5)));
         for (const key of metas) {
           let expired = true;

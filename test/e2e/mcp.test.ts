@@ -24,7 +24,7 @@ class McpClient {
 
   private async read() {
     const decoder = new TextDecoder();
-    for await (const chunk of this.proc.stdout as ReadableStream<Uint8Array>) {
+    for await (const chunk of this.proc.stdout as unknown as AsyncIterable<Uint8Array>) {
       this.buffer += decoder.decode(chunk, { stream: true });
       let nl: number;
       while ((nl = this.buffer.indexOf('\n')) >= 0) {

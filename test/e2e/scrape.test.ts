@@ -30,13 +30,13 @@ beforeAll(async () => {
     '/article': ARTICLE,
     '/redirect': () => new Response(null, { status: 302, headers: { location: '/article' } }),
     '/gzip': () =>
-      new Response(gzipSync(Buffer.from(ARTICLE)), { headers: { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip' } }),
+      new Response(new Uint8Array(gzipSync(Buffer.from(ARTICLE))), { headers: { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip' } }),
     '/latin1': () =>
-      new Response(iconv.encode('<html><head><title>Caf\u00e9</title></head><body><p>Cr\u00e8me br\u00fbl\u00e9e \u00e0 la carte, na\u00efve fa\u00e7ade.</p></body></html>', 'latin1'), {
+      new Response(new Uint8Array(iconv.encode('<html><head><title>Caf\u00e9</title></head><body><p>Cr\u00e8me br\u00fbl\u00e9e \u00e0 la carte, na\u00efve fa\u00e7ade.</p></body></html>', 'latin1')), {
         headers: { 'content-type': 'text/html; charset=iso-8859-1' },
       }),
     '/meta-charset': () =>
-      new Response(iconv.encode('<html><head><meta charset="windows-1252"><title>Quotes</title></head><body><p>\u201cSmart quotes\u201d \u2013 and a \u20ac sign.</p></body></html>', 'win1252'), {
+      new Response(new Uint8Array(iconv.encode('<html><head><meta charset="windows-1252"><title>Quotes</title></head><body><p>\u201cSmart quotes\u201d \u2013 and a \u20ac sign.</p></body></html>', 'win1252')), {
         headers: { 'content-type': 'text/html' },
       }),
     '/slow': async () => {

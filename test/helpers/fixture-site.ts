@@ -38,7 +38,7 @@ export function serveFixtures(routes: Record<string, FixtureRoute>, hostname = '
       }
       if (typeof route === 'function') return route(req, url);
       if (typeof route === 'string') return new Response(route, { headers: { 'content-type': 'text/html; charset=utf-8' } });
-      return new Response(route.body, { status: route.status ?? 200, headers: route.headers ?? { 'content-type': 'text/html; charset=utf-8' } });
+      return new Response(route.body as BodyInit, { status: route.status ?? 200, headers: route.headers ?? { 'content-type': 'text/html; charset=utf-8' } });
     },
   });
   const origin = `http://${hostname}:${server.port}`;

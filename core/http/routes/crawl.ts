@@ -53,6 +53,15 @@ function crawlVersion(services: Services, version: 'v1' | 'v2') {
   const CrawlBody = crawlBodyModel(options);
   const base = `/${version}/crawl`;
   const tags = [version === 'v2' ? 'Crawl' : 'v1'];
+  /** `GET /crawl/active` (alias `/ongoing`): the team's running crawls (compat.md §7.5). */
+  const listActive = async (request: Request) => {
+    const principal = await admit(services, request, { group: 'crawl' });
+    const rows = await activeJobs(services.db, principal.teamId, 'crawl');
+    return {
+      success: true as const,
+      crawls: rows.map((r) => ({ id: r.id, teamId: r.team_id, url: r.url, created_at: new Date(r.created_at).toISOString(), options: r.options })),
+    };
+  };
   return new Elysia({ name: `routes/crawl/${version}` })
     .post(
       base,
@@ -95,30 +104,14 @@ function crawlVersion(services: Services, version: 'v1' | 'v2') {
         detail: { summary: 'Crawl options a prompt would generate', tags },
       },
     )
-    .get(
-      `${base}/active`,
-      async ({ request }) => {
-        const principal = await admit(services, request, { group: 'crawl' });
-        const rows = await activeJobs(services.db, principal.teamId, 'crawl');
-        return {
-          success: true as const,
-          crawls: rows.map((r) => ({ id: r.id, teamId: r.team_id, url: r.url, created_at: new Date(r.created_at).toISOString(), options: r.options })),
-        };
-      },
-      { response: { 200: ActiveCrawlsModel, ...errorResponses }, detail: { summary: 'Running crawls of the team', tags } },
-    )
-    .get(
-      `${base}/ongoing`,
-      async ({ request }) => {
-        const principal = await admit(services, request, { group: 'crawl' });
-        const rows = await activeJobs(services.db, principal.teamId, 'crawl');
-        return {
-          success: true as const,
-          crawls: rows.map((r) => ({ id: r.id, teamId: r.team_id, url: r.url, created_at: new Date(r.created_at).toISOString(), options: r.options })),
-        };
-      },
-      { response: { 200: ActiveCrawlsModel, ...errorResponses }, detail: { summary: 'Alias of /crawl/active', tags } },
-    )
+    .get(`${base}/active`, ({ request }) => listActive(request), {
+      response: { 200: ActiveCrawlsModel, ...errorResponses },
+      detail: { summary: 'Running crawls of the team', tags },
+    })
+    .get(`${base}/ongoing`, ({ request }) => listActive(request), {
+      response: { 200: ActiveCrawlsModel, ...errorResponses },
+      detail: { summary: 'Alias of /crawl/active', tags },
+    })
     .get(
       `${base}/:id`,
       async ({ params, request, query }) => {
