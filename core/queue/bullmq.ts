@@ -230,6 +230,12 @@ export async function createBullmqQueue(redisUrl: string, log: Logger, options: 
       return true;
     },
 
+    async forget(jobId: string): Promise<void> {
+      const job = await findJob(jobId);
+      const state = await job?.getState();
+      if (job && (state === 'completed' || state === 'failed')) await job.remove().catch(() => {});
+    },
+
     async counts(queue: string): Promise<QueueCounts> {
       assertQueueName(queue);
       const c = await (await queueFor(queue)).getJobCounts('wait', 'prioritized', 'active', 'delayed');

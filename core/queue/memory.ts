@@ -195,6 +195,10 @@ export async function createMemoryQueue(db: Database, log: Logger, options: Memo
       return false;
     },
 
+    async forget(jobId: string): Promise<void> {
+      await db.query("delete from queue_jobs where id = $1 and status in ('completed', 'failed')", [jobId]);
+    },
+
     counts: (queue: string): Promise<QueueCounts> => store.counts(queue),
 
     ping: () => db.ping(),

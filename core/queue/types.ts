@@ -72,6 +72,12 @@ export interface QueueDriver {
    * @returns false when the job is unknown or already finished
    */
   cancel(jobId: string): Promise<boolean>;
+  /**
+   * Deletes a finished job and its stored result at once instead of keeping it for later
+   * `waitFor` calls (zero data retention: the result holds the document). No-op for unknown or
+   * unfinished jobs.
+   */
+  forget(jobId: string): Promise<void>;
   counts(queue: string): Promise<QueueCounts>;
   /** True when the backing store (database or Redis) answers. */
   ping(): Promise<boolean>;

@@ -94,8 +94,8 @@ describe('enabled', () => {
     const ledger = await db.query('select * from credit_ledger where ref_id = $1', [id]);
     expect(ledger.length).toBe(1);
     expect(JSON.stringify(ledger)).not.toContain(SECRET);
-    // Nothing in the tables of documents, jobs and credits mentions the URL (the queue: see the todo below).
-    for (const table of ['documents', 'jobs', 'credit_ledger']) {
+    // Nothing in the tables of documents, jobs, credits, the queue or the cache mentions the URL.
+    for (const table of ['documents', 'jobs', 'credit_ledger', 'queue_jobs', 'scrape_cache']) {
       const rows = await db.query(`select * from ${table}`).catch(() => []);
       expect(JSON.stringify(rows)).not.toContain(SECRET);
     }
@@ -107,11 +107,19 @@ describe('enabled', () => {
   });
 });
 
-// The queue keeps a finished job's result (the document) for up to an hour so that any process can
-// read it (queue_jobs.result, or the BullMQ job in Redis); for a ZDR scrape it should be dropped once
-// delivered. Needs a per-job option in the queue drivers (core/queue, not part of accounts).
-test.todo('the queue drops the result of a ZDR scrape once it is delivered');
-
-// Needs the scrape cache (issue 3): after a ZDR scrape, a cache-only read (minAge: 1) of the same
-// URL must answer 404 SCRAPE_NO_CACHED_DATA while a normal scrape's URL is a cache hit.
-test.todo('a ZDR scrape leaves nothing in the cache');
+// The queue drops a ZDR scrape's result once delivered (QueueDriver.forget), and the cache never
+// holds it: a cache-only read of the same URL finds nothing.
+describe('enabled, cache', () => {
+  test('a ZDR scrape leaves nothing in the cache', async () => {
+    const url = site.url(`/${SECRET}`);
+    expect((await post('/v2/scrape', { url, zeroDataRetention: true }, zdrKey)).status).toBe(200);
+    const cached = await post('/v2/scrape', { url, minAge: 1 }, zdrKey);
+    expect(cached.status).toBe(404);
+    expect(cached.body.code).toBe('SCRAPE_NO_CACHED_DATA');
+    const visible = site.url(`/${VISIBLE}`);
+    expect((await post('/v2/scrape', { url: visible }, zdrKey)).status).toBe(200);
+    const hit = await post('/v2/scrape', { url: visible, minAge: 1 }, zdrKey);
+    expect(hit.status).toBe(200);
+    expect(hit.body.data.metadata.cacheState).toBe('hit');
+  });
+});

@@ -266,6 +266,17 @@ for (const backend of [memoryBackend('pglite'), memoryBackend('postgres'), bullm
       expect((await rejection(q.waitFor('no-such-job', 1_000))).code).toBe('JOB_NOT_FOUND');
     });
 
+    test('forget deletes a finished job and its stored result', async () => {
+      const q = await open();
+      const queue = newQueueName();
+      await q.process(queue, async () => ({ document: 'private' }), { concurrency: 1 });
+      const id = await q.add(queue, 'zdr', {});
+      expect(await q.waitFor(id, 5_000)).toEqual({ document: 'private' });
+      expect(await q.waitFor(id, 5_000)).toEqual({ document: 'private' }); // kept for later readers
+      await q.forget(id);
+      await expect(q.waitFor(id, 1_000)).rejects.toBeInstanceOf(TrawlError);
+    });
+
     test('adding an existing id is a no-op returning that id', async () => {
       const q = await open();
       const queue = newQueueName();

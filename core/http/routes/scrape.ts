@@ -58,6 +58,9 @@ export function scrapeRoutes(services: Services) {
             throw new TrawlError('SCRAPE_TIMEOUT', `Scrape of ${body.url} timed out after ${resolved.timeout} ms. Raise "timeout" (max 300000) or retry.`);
           }
           throw e;
+        } finally {
+          // Zero data retention: the queue's copy of the result (the document) goes at once.
+          if (resolved.zeroDataRetention) await services.queue.forget(scrapeId).catch(() => {});
         }
         return rawJson(`{"success":true,"data":${result.document}}`);
       },
