@@ -10,8 +10,8 @@ import TurndownService from 'turndown';
 
 const start = process.argv[2];
 if (!start) throw new Error('usage: crawlee-run.ts <start url>');
-// Not a dependency of Trawl: install it to run this side (bun add -d crawlee).
-const crawleePackage = 'crawlee';
+// A devDependency for this benchmark only (the `crawlee` umbrella package does not install here).
+const crawleePackage = '@crawlee/cheerio';
 const { CheerioCrawler, Configuration } = (await import(crawleePackage)) as any;
 const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced' });
 let pages = 0;

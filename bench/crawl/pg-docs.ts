@@ -5,7 +5,7 @@
  *   1. Trawl: one `trawl serve` process (embedded PGlite, in-process queue), or with
  *      `--distributed` an `api` + two `worker` processes on PostgreSQL and Redis;
  *   2. Crawlee's CheerioCrawler doing the same crawl (fetch + cheerio parse + turndown) in its own
- *      process (bench/crawl/crawlee-run.ts), when the `crawlee` package is installed.
+ *      process (bench/crawl/crawlee-run.ts), when `@crawlee/cheerio` (a devDependency) is installed.
  * Prints pages per second and peak RSS (VmHWM of the crawling processes) for each, then one JSON line.
  *
  *   bun bench/crawl/pg-docs.ts
@@ -110,9 +110,9 @@ async function benchTrawl(start: string): Promise<Record<string, unknown>> {
 
 async function benchCrawlee(start: string): Promise<Record<string, unknown>> {
   try {
-    Bun.resolveSync('crawlee', ROOT);
+    Bun.resolveSync('@crawlee/cheerio', ROOT);
   } catch {
-    return { skipped: 'crawlee is not installed (bun add -d crawlee)' };
+    return { skipped: '@crawlee/cheerio is not installed (bun install)' };
   }
   const dir = mkdtempSync(join(tmpdir(), 'crawlee-bench-'));
   const proc = Bun.spawn(['bun', join(import.meta.dir, 'crawlee-run.ts'), start], {
