@@ -101,15 +101,15 @@ describe('isAdRequest', () => {
     'https://pagead2.googlesyndication.com/pagead/js/adsbygoogle.js',
     'https://www.google-analytics.com/analytics.js',
     'https://cdn.cookielaw.org/scripttemplates/otSDKStub.js',
-    'https://example.com/pagead/show_ads.js',
-    'https://example.com/assets/ads.js?v=2',
+    'https://example.org/pagead/show_ads.js',
+    'https://example.org/assets/ads.js?v=2',
   ])('%s is blocked', (url) => expect(isAdRequest(url)).toBe(true));
 
   test.each([
-    'https://example.com/app.js',
-    'https://example.com/uploads/headers.png',
-    'https://roads.example.com/maps.js',
-    'https://example.com/downloads/file.pdf',
+    'https://example.org/app.js',
+    'https://example.org/uploads/headers.png',
+    'https://roads.example.org/maps.js',
+    'https://example.org/downloads/file.pdf',
     'data:text/plain,ads',
   ])('%s is allowed', (url) => expect(isAdRequest(url)).toBe(false));
 });
