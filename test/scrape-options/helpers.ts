@@ -2,13 +2,31 @@
  * Shared set-up of the scrape-options tests: a real Trawl on a known free port (so the blob URLs the
  * worker writes into documents point at it), and readers for PNG/PDF bytes and Chromium processes.
  */
+import { afterAll, beforeAll } from 'bun:test';
 import { startTrawl, type TestTrawl } from '../helpers/trawl.ts';
-import { freePort } from './site.ts';
+import { freePort, startSite, type Site } from './site.ts';
 
 /** Starts Trawl (auth off unless `env` says otherwise) on a free port. */
 export async function startOn(env: Record<string, string> = {}, mode: 'serve' | 'api' = 'serve'): Promise<TestTrawl> {
   const port = String(freePort());
   return startTrawl({ TRAWL_AUTH: 'off', PORT: port, TRAWL_PUBLIC_URL: `http://127.0.0.1:${port}`, ...env }, mode);
+}
+
+/**
+ * The fixture site and a Trawl for one test file: started before its tests, stopped after them.
+ * Read `site` and `trawl` inside tests (they are set once `beforeAll` has run).
+ */
+export function siteAndTrawl(env: Record<string, string> = {}): { site: Site; trawl: TestTrawl } {
+  const ctx = {} as { site: Site; trawl: TestTrawl };
+  beforeAll(async () => {
+    ctx.site = startSite();
+    ctx.trawl = await startOn(env);
+  }, 120_000);
+  afterAll(async () => {
+    await ctx.trawl?.stop();
+    ctx.site?.stop();
+  }, 60_000);
+  return ctx;
 }
 
 /** Width and height of a PNG. */

@@ -3,40 +3,28 @@
  * the same name share cookies and localStorage, `saveChanges: false` reads without writing, and only
  * one saving session per profile runs at a time (409).
  */
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import { startSite, type Site } from './site.ts';
-import { startOn, type TestTrawl } from './helpers.ts';
+import { describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { siteAndTrawl } from './helpers.ts';
 
 
 setDefaultTimeout(60_000);
-let site: Site;
-let trawl: TestTrawl;
-
-beforeAll(async () => {
-  site = startSite();
-  trawl = await startOn();
-}, 120_000);
-
-afterAll(async () => {
-  await trawl?.stop();
-  site?.stop();
-}, 60_000);
+const env = siteAndTrawl();
 
 const account = async (profile?: Record<string, unknown>) => {
-  const res = await trawl.post('/v2/scrape', { url: site.url('/account'), ...(profile ? { profile } : {}), maxAge: 0 });
+  const res = await env.trawl.post('/v2/scrape', { url: env.site.url('/account'), ...(profile ? { profile } : {}), maxAge: 0 });
   expect(res.status).toBe(200);
   return res.body.data.markdown as string;
 };
 
 describe('profiles', () => {
   test('cookies and localStorage set in one scrape are there in the next scrape with the same profile', async () => {
-    const login = await trawl.post('/v2/scrape', { url: site.url('/login?user=ada&theme=dark'), profile: { name: 'shop' } });
+    const login = await env.trawl.post('/v2/scrape', { url: env.site.url('/login?user=ada&theme=dark'), profile: { name: 'shop' } });
     expect(login.status).toBe(200);
     const md = await account({ name: 'shop' });
     expect(md).toContain('Logged in as ada.');
     expect(md).toContain('Theme: dark.');
     // The cookie went to the site as a real cookie.
-    expect(site.hits.filter((h) => h.path === '/account').at(-1)!.headers.cookie).toContain('session=ada');
+    expect(env.site.hits.filter((h) => h.path === '/account').at(-1)!.headers.cookie).toContain('session=ada');
     // Without the profile, or with another one, nothing is shared.
     expect(await account()).toContain('Not logged in.');
     const other = await account({ name: 'other' });
@@ -45,34 +33,34 @@ describe('profiles', () => {
   });
 
   test('saveChanges false uses the saved state without writing it back; a saving session overwrites it', async () => {
-    await trawl.post('/v2/scrape', { url: site.url('/login?user=kim&theme=blue'), profile: { name: 'ro' } });
-    const eve = await trawl.post('/v2/scrape', { url: site.url('/login?user=eve&theme=light'), profile: { name: 'ro', saveChanges: false } });
+    await env.trawl.post('/v2/scrape', { url: env.site.url('/login?user=kim&theme=blue'), profile: { name: 'ro' } });
+    const eve = await env.trawl.post('/v2/scrape', { url: env.site.url('/login?user=eve&theme=light'), profile: { name: 'ro', saveChanges: false } });
     expect(eve.status).toBe(200);
     let md = await account({ name: 'ro', saveChanges: false });
     expect(md).toContain('Logged in as kim.');
     expect(md).toContain('Theme: blue.');
-    await trawl.post('/v2/scrape', { url: site.url('/login?user=bob&theme=green'), profile: { name: 'ro' } });
+    await env.trawl.post('/v2/scrape', { url: env.site.url('/login?user=bob&theme=green'), profile: { name: 'ro' } });
     md = await account({ name: 'ro' });
     expect(md).toContain('Logged in as bob.');
     expect(md).toContain('Theme: green.');
   });
 
   test('one saving session per profile at a time: a second one gets 409, a read-only one runs', async () => {
-    const slow = trawl.post('/v2/scrape', { url: site.url('/slow?ms=2500'), profile: { name: 'busy' }, timeout: 20_000 });
+    const slow = env.trawl.post('/v2/scrape', { url: env.site.url('/slow?ms=2500'), profile: { name: 'busy' }, timeout: 20_000 });
     await Bun.sleep(700);
-    const second = await trawl.post('/v2/scrape', { url: site.url('/article'), profile: { name: 'busy' } });
+    const second = await env.trawl.post('/v2/scrape', { url: env.site.url('/article'), profile: { name: 'busy' } });
     expect(second.status).toBe(409);
     expect(second.body.success).toBe(false);
     expect(second.body.error).toContain('busy');
-    const readOnly = await trawl.post('/v2/scrape', { url: site.url('/article'), profile: { name: 'busy', saveChanges: false } });
+    const readOnly = await env.trawl.post('/v2/scrape', { url: env.site.url('/article'), profile: { name: 'busy', saveChanges: false } });
     expect(readOnly.status).toBe(200);
     expect((await slow).status).toBe(200);
     // Once the first session ended, the profile is free again.
-    expect((await trawl.post('/v2/scrape', { url: site.url('/article'), profile: { name: 'busy' } })).status).toBe(200);
+    expect((await env.trawl.post('/v2/scrape', { url: env.site.url('/article'), profile: { name: 'busy' } })).status).toBe(200);
   });
 
   test('profile names are validated (1 to 128 characters)', async () => {
-    expect((await trawl.post('/v2/scrape', { url: site.url('/article'), profile: { name: '' } })).status).toBe(400);
-    expect((await trawl.post('/v2/scrape', { url: site.url('/article'), profile: { name: 'x'.repeat(129) } })).status).toBe(400);
+    expect((await env.trawl.post('/v2/scrape', { url: env.site.url('/article'), profile: { name: '' } })).status).toBe(400);
+    expect((await env.trawl.post('/v2/scrape', { url: env.site.url('/article'), profile: { name: 'x'.repeat(129) } })).status).toBe(400);
   });
 });
