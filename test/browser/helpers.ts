@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createLocalBlobStore, type LocalBlobStore } from '../../core/blob-stores/local.ts';
 import { loadConfig, type ResolvedConfig } from '../../core/config.ts';
 import type { ScrapeOptions } from '../../core/http/models/scrape.ts';
+import { testScrapeOptions } from '../helpers/scrape-options.ts';
 import { silentLogger } from '../../core/log.ts';
 import type { EngineRequest, PluginContext } from '../../core/plugin.ts';
 
@@ -40,26 +41,7 @@ export function testEnv(env: Record<string, string> = {}): TestEnv {
 }
 
 /** Scrape options with the defaults of interface.md "Scrape options". */
-export function scrapeOptions(over: Partial<ScrapeOptions> = {}): ScrapeOptions {
-  return {
-    formats: [{ type: 'markdown' }],
-    blockAds: true,
-    lockdown: false,
-    maxAge: 172_800_000,
-    mobile: false,
-    onlyCleanContent: false,
-    onlyMainContent: true,
-    parsers: [{ type: 'pdf' }],
-    proxy: 'auto',
-    removeBase64Images: true,
-    skipTlsVerification: true,
-    storeInCache: true,
-    timeout: 30_000,
-    waitFor: 0,
-    zeroDataRetention: false,
-    ...over,
-  };
-}
+export const scrapeOptions = testScrapeOptions;
 
 export function engineRequest(url: string, over: Partial<ScrapeOptions> = {}, extra: Partial<EngineRequest> = {}): EngineRequest {
   const options = scrapeOptions(over);

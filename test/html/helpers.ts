@@ -8,6 +8,7 @@ import { silentLogger } from '../../core/log.ts';
 import type { BlobStore } from '../../core/blobs.ts';
 import type { EngineResponse, FormatInput, ParsedDocument, PluginContext } from '../../core/plugin.ts';
 import type { ScrapeOptions } from '../../core/http/models/scrape.ts';
+import { testScrapeOptions } from '../helpers/scrape-options.ts';
 import { cleanHtml, type CleanHtmlOptions } from '../../parsers/html/clean.ts';
 import { htmlToMarkdown } from '../../formats/markdown/convert.ts';
 
@@ -34,24 +35,7 @@ export function context(): PluginContext {
 }
 
 export function options(over: Partial<ScrapeOptions> = {}): ScrapeOptions {
-  return {
-    formats: [{ type: 'markdown' }],
-    blockAds: true,
-    lockdown: false,
-    maxAge: 0,
-    mobile: false,
-    onlyCleanContent: false,
-    onlyMainContent: true,
-    parsers: [{ type: 'pdf' }],
-    proxy: 'auto',
-    removeBase64Images: true,
-    skipTlsVerification: true,
-    storeInCache: false,
-    timeout: 30_000,
-    waitFor: 0,
-    zeroDataRetention: false,
-    ...over,
-  };
+  return testScrapeOptions({ maxAge: 0, storeInCache: false, ...over });
 }
 
 /** A FormatInput for an HTML page, with cleanedHtml computed by cleanHtml from the options. */
