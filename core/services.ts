@@ -1,7 +1,8 @@
 /**
  * The services one process runs on: database, queue, plugin registry, blob store, the loaded format
  * plugins. `openServices` opens them from the resolved config; `close` shuts them down in reverse
- * order (queue first so running jobs finish, then browsers, then the database).
+ * order (queue first so running jobs finish, then browsers, then the search index's last rows, then
+ * the database).
  */
 import { join } from 'node:path';
 import type { ResolvedConfig } from './config.ts';
@@ -16,6 +17,7 @@ import { formatPlugins } from './pipeline/scrape.ts';
 import { createLocalBlobStore } from './blob-stores/local.ts';
 import { createDatabaseBlobStore } from './blob-stores/database.ts';
 import { ensureBuiltinTeams } from './auth/authenticate.ts';
+import { createSearchIndexFeed, type SearchIndexFeed } from './search/index-feed.ts';
 
 export interface Services {
   config: ResolvedConfig;
@@ -25,6 +27,8 @@ export interface Services {
   registry: Registry;
   blobs: BlobStore;
   formats: Map<string, FormatPlugin>;
+  /** Batched intake of the local search index (crawl and batch pages feed it; flushed on close). */
+  searchIndex: SearchIndexFeed;
   /**
    * Base of absolute URLs when no request is at hand (workers building blob URLs): TRAWL_PUBLIC_URL,
    * else the listen address (updated with the real port once the API listens). Separate worker
@@ -66,11 +70,13 @@ export async function openServices(
     registry,
     blobs,
     formats,
+    searchIndex: createSearchIndexFeed(db, log.child({ component: 'search-index' })),
     baseUrl: defaultBaseUrl(config),
     async close() {
       await queue.close(10_000).catch((e) => log.warn({ err: e }, 'queue close failed'));
       for (const engine of await registry.loaded('engine')) await engine.close?.().catch(() => {});
       for (const parser of await registry.loaded('parser')) await parser.close?.().catch(() => {});
+      await services.searchIndex.flush();
       await db.close().catch((e) => log.warn({ err: e }, 'database close failed'));
     },
   };

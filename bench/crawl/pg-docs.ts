@@ -10,6 +10,7 @@
  *
  *   bun bench/crawl/pg-docs.ts
  *   bun bench/crawl/pg-docs.ts --distributed --team-concurrency 20
+ *   bun bench/crawl/pg-docs.ts --skip-crawlee --profile /tmp/prof   # CPU profile of trawl serve
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
@@ -24,6 +25,8 @@ const { values: args } = parseArgs({
     'team-concurrency': { type: 'string', default: '10' },
     'worker-concurrency': { type: 'string', default: '8' },
     'skip-crawlee': { type: 'boolean', default: false },
+    /** Write a markdown CPU profile of the embedded `trawl serve` to this directory (bun --cpu-prof-md). */
+    profile: { type: 'string' },
   },
 });
 
@@ -83,7 +86,7 @@ async function benchTrawl(start: string): Promise<Record<string, unknown>> {
   const dir = mkdtempSync(join(tmpdir(), 'trawl-bench-'));
   const port = freePort();
   const serve = () =>
-    Bun.spawn(['bun', join(ROOT, 'bin/trawl.ts'), 'serve'], {
+    Bun.spawn(['bun', ...(args.profile ? ['--cpu-prof-md', `--cpu-prof-dir=${args.profile}`] : []), join(ROOT, 'bin/trawl.ts'), 'serve'], {
       cwd: dir,
       env: { PATH: process.env.PATH ?? '', HOME: dir, PORT: String(port), HOST: '127.0.0.1', TRAWL_DATA_DIR: join(dir, 'data'), TRAWL_AUTH: 'off',
         TRAWL_ALLOW_PRIVATE_TARGETS: 'true', TRAWL_LOG_LEVEL: 'warn', ...env },

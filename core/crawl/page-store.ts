@@ -10,7 +10,6 @@ import type { Queryable } from '../db/client.ts';
 import type { TrawlError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Document } from '../pipeline/scrape.ts';
-import { indexScrapedDocument } from '../search/index-document.ts';
 import { eventRow } from '../webhooks/outbox.ts';
 import { freeSlot, lockJob, recordBlocked, type Advance, type Discovery, type LockedJob, type QueueItem } from '../store/crawl-urls.ts';
 import { completePage, settleRow, stillOwned, type ClaimedUrl, type CompletedPage } from '../store/crawl-claims.ts';
@@ -70,7 +69,7 @@ export function redirectVerdict(ctx: CrawlContext, claim: ClaimedUrl, finalUrl: 
 export interface Outcome {
   items: QueueItem[];
   finished?: string;
-  /** The document was stored as a page of the job (charge it). */
+  /** The document was stored as a page of the job (and charged in the same statement). */
   stored?: boolean;
   /** A page the completion claimed for this worker to run next. */
   next?: ClaimedUrl;
@@ -107,6 +106,7 @@ export async function storePage(services: Services, job: JobInfo, claim: Claimed
     statusCode: Number(doc.metadata.statusCode) || 0,
     body: zdr ? undefined : body,
     credits,
+    apiKeyId: job.options.apiKeyId,
     discovered: known.accept,
     hook: eventRow(job.options.webhook, { type: `${eventPrefix(job.kind)}.page`, jobId: claim.jobId, teamId: job.teamId, success: true, documents: [body] }),
   };
@@ -140,17 +140,9 @@ export async function storePage(services: Services, job: JobInfo, claim: Claimed
   }
   if (outcome?.stored) {
     rememberKeys(claim.jobId, discovery, claim.depth + 1);
-    if (!zdr && p.storeInCache) await indexLater(services, doc);
+    if (!zdr && p.storeInCache) await services.searchIndex.add(doc);
   }
   return outcome;
-}
-
-let indexing = 0;
-/** Feeds the local search index without holding up the next page (waits only when many are pending). */
-async function indexLater(services: Services, doc: Document): Promise<void> {
-  indexing++;
-  const run = indexScrapedDocument(services.db, doc, services.log).catch(() => {}).finally(() => indexing--);
-  if (indexing > 32) await run;
 }
 
 /** Finishes the crawl inside a transaction when the advance found nothing pending. */

@@ -77,8 +77,8 @@ async function runClaimed(services: Services, claim: ClaimedUrl, signal: AbortSi
       outcome = await releasePage(services, claim);
       return { items: outcome?.items ?? [] };
     }
+    // A stored page is charged by the statement that stores it (completePage), not by account.charge().
     outcome = await scrapeAndStore(services, job, claim, account, AbortSignal.any([signal, lost.signal]), chain && !signal.aborted ? LEASE_MS : 0);
-    if (outcome?.stored) await account.charge();
   } catch (error) {
     const e = TrawlError.wrap(error);
     if (lost.signal.aborted) return { items: [] }; // another worker owns the page now

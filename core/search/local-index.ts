@@ -28,17 +28,32 @@ export interface IndexedPage {
 
 /** Inserts or refreshes a page (keyed by URL). */
 export async function upsertPage(db: Queryable, p: IndexedPage): Promise<void> {
+  await upsertPages(db, [p]);
+}
+
+/**
+ * Inserts or refreshes pages (keyed by URL) in one statement; of two rows with the same URL the later
+ * one is written.
+ */
+export async function upsertPages(db: Queryable, pages: readonly IndexedPage[]): Promise<void> {
+  const rows = [...new Map(pages.map((p) => [p.url, p])).values()];
+  if (rows.length === 0) return;
+  // One JSON parameter for the batch: both drivers send it as text, whatever the column types.
+  // NUL characters cannot be stored in text columns: they are dropped.
+  const json = JSON.stringify(rows, (_key, v) => (typeof v === 'string' ? v.replace(/\0/g, '') : v));
   await db.query(
     `INSERT INTO search_index (url, host, path, title, description, content, kind, filetype, language, image_url,
        image_width, image_height, adult, published_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, now())
+     SELECT x.url, x.host, x.path, x.title, x.description, x.content, x.kind, x.filetype, x.language, x."imageUrl",
+       x."imageWidth", x."imageHeight", x.adult, x."publishedAt", now()
+     FROM jsonb_to_recordset($1::jsonb) AS x(url text, host text, path text, title text, description text, content text, kind text,
+       filetype text, language text, "imageUrl" text, "imageWidth" int, "imageHeight" int, adult boolean, "publishedAt" timestamptz)
      ON CONFLICT (url) DO UPDATE SET host = EXCLUDED.host, path = EXCLUDED.path, title = EXCLUDED.title,
        description = EXCLUDED.description, content = EXCLUDED.content, kind = EXCLUDED.kind, filetype = EXCLUDED.filetype,
        language = EXCLUDED.language, image_url = EXCLUDED.image_url, image_width = EXCLUDED.image_width,
        image_height = EXCLUDED.image_height, adult = EXCLUDED.adult,
        published_at = coalesce(EXCLUDED.published_at, search_index.published_at), updated_at = now()`,
-    [p.url, p.host, p.path, p.title, p.description, p.content, p.kind, p.filetype, p.language ?? null, p.imageUrl ?? null,
-      p.imageWidth ?? null, p.imageHeight ?? null, p.adult, p.publishedAt ?? null],
+    [json],
   );
 }
 

@@ -70,15 +70,20 @@ export interface CompletedPage {
   statusCode: number;
   /** The serialized Document, or undefined for zero data retention (not stored). */
   body?: string;
+  /** Credits of the page: added to the crawl and charged to the team in the same statement. */
   credits: number;
+  /** API key that started the job (the ledger's usage history); undefined for keyless calls. */
+  apiKeyId?: string;
   discovered: Candidate[];
   /** The `*.page` webhook outbox row, when the job's webhook wants it. */
   hook?: { id: string; event: string; url: string; headers: Record<string, string>; body: string };
 }
 
 /**
- * Completes a claimed page in one statement (SQL function `crawl_complete_page`, migration 0003_crawl_functions):
- * claim check, completion order, document, credits, discovered links, webhook event, next window.
+ * Completes a claimed page in one statement (SQL function `crawl_complete_page`, migration
+ * 0006_crawl_charge): claim check, completion order, document, credits (the crawl's count and the
+ * team's ledger, kind 'scrape' with the page id as refId, idempotent), discovered links, webhook
+ * event, next window.
  * Run it on the database handle (not inside a transaction) so the crawl's lock is held only while
  * the database works; inside a transaction it joins it.
  * @returns `done` with the advance, `lost` (the claim is no longer this worker's) or `ended`
@@ -97,11 +102,11 @@ export async function completePage(
   const rows = [...byKey.values()];
   type Row = AdvanceRow & { status: 'done' | 'lost' | 'ended'; next?: Omit<ClaimedUrl, 'jobId'> | null };
   const [{ r }] = await db.query<{ r: Row }>(
-    'select crawl_complete_page($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) as r',
+    'select crawl_complete_page($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) as r',
     [
       claim.jobId, claim.id, claim.attempt, page.credits, page.teamId, page.url, claim.sourceUrl, page.statusCode, page.body ?? null,
       rows.map((c) => c.key), rows.map(() => newId()), rows.map((c) => c.url), rows.map((c) => c.sourceUrl), rows.map((c) => c.depth),
-      rows.map((c) => (c.external ? 1 : 0)), page.hook ?? null, chainLeaseMs,
+      rows.map((c) => (c.external ? 1 : 0)), page.hook ?? null, chainLeaseMs, page.apiKeyId ?? null, newId(),
     ],
   );
   if (r.status !== 'done') return { status: r.status, advance: { items: [], pending: 1 } };

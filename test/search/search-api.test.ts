@@ -171,9 +171,13 @@ describe('crawled pages are searchable', () => {
       status = (await trawl.get(`/v2/crawl/${id}`, auth)).body;
     } while (status.status === 'scraping' && Date.now() < until);
     expect(status.status).toBe('completed');
-    // The volcano page is not linked: still absent. The home page was crawled: now present.
-    const home = await search({ query: 'notes about the sea' });
-    expect(home.body.data.web.map((w: any) => w.url)).toContain(site.url('/'));
+    // The volcano page is not linked: still absent. The home page was crawled: present once the
+    // index feed has written its batch (within its 250 ms delay, core/search/index-feed.ts).
+    let urls: string[] = [];
+    for (const stop = Date.now() + 5_000; Date.now() < stop && !urls.includes(site.url('/')); await Bun.sleep(100)) {
+      urls = (await search({ query: 'notes about the sea' })).body.data.web.map((w: any) => w.url);
+    }
+    expect(urls).toContain(site.url('/'));
     expect((await search({ query: 'volcanoes lava' })).body.data.web).toEqual([]);
   }, 90_000);
 });
