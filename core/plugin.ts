@@ -4,6 +4,7 @@
  * tesseract.js, puppeteer) is imported inside the method that needs it, so listing plugins is cheap.
  * `core/registry.ts` maps names to loaders.
  */
+import type { AnyNode, Document as HtmlTree } from 'domhandler';
 import type { TSchema } from '@sinclair/typebox';
 import type { ResolvedConfig } from './config.ts';
 import type { Logger } from './log.ts';
@@ -152,6 +153,12 @@ export interface ParserOptions {
 export interface ParsedDocument {
   /** Full HTML to be cleaned and converted by formats (web pages, DOCX through mammoth ...). */
   html?: string;
+  /**
+   * `html` already parsed (htmlparser2/domhandler, `parseHtml` of parsers/html/dom.ts), when the
+   * parser built the tree anyway: the cleaner takes it over instead of parsing `html` again. It is
+   * changed in place by the cleaning, so nothing else may read it.
+   */
+  tree?: HtmlTree;
   /** Markdown produced directly (PDF, OCR, spreadsheets); formats use it as is. */
   markdown?: string;
   /** Metadata found in the file (title, description, language, og:*, numPages ...). */
@@ -198,6 +205,8 @@ export interface FormatInput {
   rawHtml(): string | undefined;
   /** HTML after `onlyMainContent`, `includeTags`, `excludeTags` (memoized). */
   cleanedHtml(): string | undefined;
+  /** The same content as nodes of the cleaned page tree (memoized; read-only: do not change them). */
+  cleanedNodes(): readonly AnyNode[] | undefined;
   /** Outputs of formats computed earlier, by format name (those named in `needs`). */
   outputs: Record<string, unknown>;
 }

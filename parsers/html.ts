@@ -1,6 +1,7 @@
 /**
  * The HTML parser plugin: web pages (text/html, application/xhtml+xml). It returns the page HTML as
- * is (formats clean it through `cleanHtml`, parsers/html/clean.ts) and the page metadata of
+ * is with its parsed tree (formats clean it through `cleanDom`, parsers/html/clean.ts, which takes the
+ * tree over instead of parsing again) and the page metadata of
  * compat.md §3 (title, description, language, favicon, Open Graph, Dublin Core, article times and
  * every other meta tag). Decoding is the engine's job: `input.text` is used when present, else the
  * bytes are read as UTF-8.
@@ -33,8 +34,9 @@ export default defineParser({
     const started = performance.now();
     const html = input.text ?? new TextDecoder('utf-8').decode(input.bytes);
     const [{ parseHtml }, { extractMetadata }] = await Promise.all([import('./html/dom.ts'), import('./html/metadata.ts')]);
-    const metadata = extractMetadata(parseHtml(html), input.url);
+    const tree = parseHtml(html);
+    const metadata = extractMetadata(tree, input.url);
     ctx.log.debug({ ms: Math.round(performance.now() - started), chars: html.length }, 'parsed html');
-    return { html, metadata };
+    return { html, tree, metadata };
   },
 });

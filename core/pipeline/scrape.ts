@@ -16,7 +16,8 @@ import { needsJavaScript } from './needs-js.ts';
 import { proxyAttempts, proxyAnswerError, routeFailed, worthRetrying, type FetchAttempt } from './proxy.ts';
 import { cacheOnly, cacheOnlyMiss, type ScrapeCache } from '../cache/index.ts';
 import type { ProfileOpener } from '../profiles/index.ts';
-import { cleanHtml } from '../../parsers/html/clean.ts';
+import { cleanDom } from '../../parsers/html/clean.ts';
+import { serializeHtml, type AnyNode } from '../../parsers/html/dom.ts';
 
 /** A Document: requested format fields plus `metadata` (compat.md §3). */
 export type Document = Record<string, unknown> & { metadata: Record<string, unknown> };
@@ -226,6 +227,55 @@ export function runContext(req: ScrapeRequest, deps: Pick<ScrapeDeps, 'config' |
 }
 
 /**
+ * The input of the format plugins for one fetched and parsed document: lazily cleaned content (the
+ * cleaner runs once, on first use, taking over `parsed.tree` when the parser left one), raw HTML,
+ * and the outputs of formats computed earlier.
+ * @param onWarning told when main-content extraction failed and the safe cleanup was used
+ */
+export function createFormatInput(
+  response: EngineResponse,
+  req: Pick<ScrapeRequest, 'sourceURL' | 'options'>,
+  parsed: ParsedDocument,
+  onWarning?: (message: string, err: unknown) => void,
+): FormatInput {
+  const isHtml = parsed.html !== undefined;
+  let cleanedNodes: AnyNode[] | undefined;
+  let cleaned: string | undefined;
+  const input: FormatInput = {
+    sourceURL: req.sourceURL,
+    url: response.url,
+    options: req.options,
+    response,
+    parsed,
+    rawHtml: () => (isHtml ? (response.text ?? parsed.html) : undefined),
+    cleanedNodes: () => {
+      if (!isHtml) return undefined;
+      if (!cleanedNodes) {
+        const tree = parsed.tree;
+        parsed.tree = undefined; // the cleaner changes it in place
+        cleanedNodes = cleanDom(parsed.html!, {
+          url: response.url,
+          tree,
+          onlyMainContent: req.options.onlyMainContent,
+          includeTags: req.options.includeTags,
+          excludeTags: req.options.excludeTags,
+          onWarning,
+        });
+      }
+      return cleanedNodes;
+    },
+    cleanedHtml: () => {
+      const nodes = input.cleanedNodes();
+      if (!nodes) return undefined;
+      cleaned ??= serializeHtml(nodes).trim();
+      return cleaned;
+    },
+    outputs: {},
+  };
+  return input;
+}
+
+/**
  * Turns fetched (or uploaded) content into the Document: picks the parser (magic bytes, content
  * type, extension), parses, runs the requested formats in dependency order and assembles the
  * fields and metadata (compat.md §3). URL scrapes and `POST /v2/parse` uploads share it.
@@ -247,28 +297,7 @@ export async function buildDocument(
   const parsed = await guard(parse(response, req, deps, ctx, filename));
   const plugins = await formatPlugins(deps.registry);
 
-  const isHtml = parsed.html !== undefined;
-  let cleaned: string | undefined;
-  const input: FormatInput = {
-    sourceURL: req.sourceURL,
-    url: response.url,
-    options: req.options,
-    response,
-    parsed,
-    rawHtml: () => (isHtml ? (response.text ?? parsed.html) : undefined),
-    cleanedHtml: () => {
-      if (!isHtml) return undefined;
-      cleaned ??= cleanHtml(parsed.html!, {
-        url: response.url,
-        onlyMainContent: req.options.onlyMainContent,
-        includeTags: req.options.includeTags,
-        excludeTags: req.options.excludeTags,
-        onWarning: (message, err) => ctx.log.warn({ err }, message),
-      });
-      return cleaned;
-    },
-    outputs: {},
-  };
+  const input = createFormatInput(response, req, parsed, (message, err) => ctx.log.warn({ err }, message));
 
   const requested = req.options.formats.map((f) => f.type);
   const fields: Record<string, Record<string, unknown>> = {};

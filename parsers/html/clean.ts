@@ -6,7 +6,7 @@
  * `includeTags` keeps only matches (and then `onlyMainContent` is not applied: the caller chose the
  * content), `onlyMainContent` (default true) keeps the main content (main-content.ts).
  */
-import { bodyOf, elements, normalizeSpace, parseHtml, serializeHtml, textOf, type Document, type ParentNode } from './dom.ts';
+import { bodyOf, elements, normalizeSpace, parseHtml, serializeHtml, textOf, type AnyNode, type Document, type ParentNode } from './dom.ts';
 import { basicClean } from './basic-clean.ts';
 import { absolutizeUrls, baseUrlOf } from './urls.ts';
 import { applyExcludeTags, applyIncludeTags } from './selectors.ts';
@@ -30,6 +30,11 @@ export interface CleanHtmlOptions {
   boilerplate?: ReadonlySet<string>;
   /** Told when main-content extraction failed unexpectedly and the safe cleanup was used instead. */
   onWarning?: (message: string, error: unknown) => void;
+  /**
+   * The page already parsed (`parseHtml(html)`, e.g. by the HTML parser plugin), to save a second
+   * parse. The cleaner takes it over: it is changed in place and must not be read afterwards.
+   */
+  tree?: Document;
 }
 
 function pageTitles(doc: Document): string[] {
@@ -44,8 +49,8 @@ function pageTitles(doc: Document): string[] {
 }
 
 /** Parses and applies the always-on cleanup; returns the body (or the document when it has none). */
-function prepare(html: string, opts: CleanHtmlOptions): { titles: string[]; articleBody?: string; root: ParentNode } {
-  const doc = parseHtml(html);
+function prepare(html: string, opts: CleanHtmlOptions, tree?: Document): { titles: string[]; articleBody?: string; root: ParentNode } {
+  const doc = tree ?? parseHtml(html);
   const titles = pageTitles(doc);
   const articleBody = opts.onlyMainContent ? jsonLdArticleBody(doc) : undefined;
   const base = baseUrlOf(doc, opts.url);
@@ -57,28 +62,39 @@ function prepare(html: string, opts: CleanHtmlOptions): { titles: string[]; arti
 }
 
 /**
- * Cleans a page's HTML for output.
- * @param html raw page HTML (decoded text)
- * @returns an HTML fragment (the body's cleaned content), entities encoded, trimmed
+ * Cleans a page for output and returns the cleaned content as nodes of the page's tree (for the
+ * markdown converter, which reads them without a serialize and re-parse).
+ * @param html raw page HTML (decoded text); parsed unless `opts.tree` holds it parsed already
+ * @returns the body's cleaned content, in document order
  * @throws TrawlError BAD_REQUEST (400) when a selector in includeTags/excludeTags is invalid
  */
-export function cleanHtml(html: string, opts: CleanHtmlOptions): string {
-  const { titles, articleBody, root } = prepare(html, opts);
+export function cleanDom(html: string, opts: CleanHtmlOptions): AnyNode[] {
+  const { titles, articleBody, root } = prepare(html, opts, opts.tree);
   if (opts.includeTags?.length) {
     applyIncludeTags(root, opts.includeTags);
-    return serializeHtml(root.children).trim();
+    return root.children;
   }
-  if (!opts.onlyMainContent) return serializeHtml(root.children).trim();
+  if (!opts.onlyMainContent) return root.children;
   try {
     const main = extractMainContent(root, { titles, articleBody, boilerplate: opts.boilerplate });
-    if (main) return serializeHtml(main.nodes).trim();
+    if (main) return main.nodes;
   } catch (e) {
     // A page must never fail because the extractor met markup it did not expect.
     opts.onWarning?.('main-content extraction failed; using the safe cleanup', e);
   }
   const again = prepare(html, opts);
   safeCleanup(again.root, { boilerplate: opts.boilerplate });
-  return serializeHtml(again.root.children).trim();
+  return again.root.children;
+}
+
+/**
+ * Cleans a page's HTML for output (`cleanDom`, serialized).
+ * @param html raw page HTML (decoded text)
+ * @returns an HTML fragment (the body's cleaned content), entities encoded, trimmed
+ * @throws TrawlError BAD_REQUEST (400) when a selector in includeTags/excludeTags is invalid
+ */
+export function cleanHtml(html: string, opts: CleanHtmlOptions): string {
+  return serializeHtml(cleanDom(html, opts)).trim();
 }
 
 /**

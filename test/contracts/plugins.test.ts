@@ -10,7 +10,7 @@ import type { FormatInput, ParserPlugin, PluginContext } from '../../core/plugin
 import { loadConfig } from '../../core/config.ts';
 import { silentLogger } from '../../core/log.ts';
 import { resolveScrapeOptions } from '../../core/pipeline/scrape-options.ts';
-import { formatPlugins } from '../../core/pipeline/scrape.ts';
+import { createFormatInput, formatPlugins } from '../../core/pipeline/scrape.ts';
 
 const registry = new Registry();
 const ENGINE_FEATURES = ['http', 'js', 'actions', 'screenshot', 'pdf-print', 'mobile', 'wait', 'location', 'profile'];
@@ -76,21 +76,14 @@ describe('formats', () => {
     const plugins = await formatPlugins(registry);
     const page = '<html><head><title>T</title></head><body><main><h1>Head</h1><p>Body text with <a href="/x">a link</a>.</p></main></body></html>';
     const htmlParser = await registry.get('parser', 'html');
-    const parsed = await htmlParser.parse({ bytes: new TextEncoder().encode(page), contentType: 'text/html', url: 'http://127.0.0.1/p', text: page }, { type: 'html' }, ctx());
     const simple = [...plugins.values()].filter((f) => !f.requires?.length && !f.options);
     expect(simple.map((f) => f.name)).toEqual(expect.arrayContaining(['markdown', 'html', 'rawHtml', 'links']));
     for (const f of simple) {
       const options = resolveScrapeOptions({ formats: [f.name] }, plugins);
-      const input: FormatInput = {
-        sourceURL: 'http://127.0.0.1/p',
-        url: 'http://127.0.0.1/p',
-        options,
-        response: { url: 'http://127.0.0.1/p', statusCode: 200, headers: {}, contentType: 'text/html', body: new Uint8Array(), text: page, engine: 'fetch' },
-        parsed,
-        rawHtml: () => page,
-        cleanedHtml: () => parsed.html,
-        outputs: {},
-      };
+      const response = { url: 'http://127.0.0.1/p', statusCode: 200, headers: {}, contentType: 'text/html', body: new Uint8Array(), text: page, engine: 'fetch' };
+      // A fresh parse per format: the cleaner takes the parsed tree over.
+      const parsed = await htmlParser.parse({ bytes: new TextEncoder().encode(page), contentType: 'text/html', url: 'http://127.0.0.1/p', text: page }, { type: 'html' }, ctx());
+      const input: FormatInput = createFormatInput(response, { sourceURL: 'http://127.0.0.1/p', options }, parsed);
       const out = await f.produce(input, { type: f.name }, ctx());
       expect(Object.keys(out)).toContain(f.name);
       expect(JSON.parse(JSON.stringify(out))).toEqual(out);

@@ -9,6 +9,7 @@ import type { BlobStore } from '../../core/blobs.ts';
 import type { EngineResponse, FormatInput, ParsedDocument, PluginContext } from '../../core/plugin.ts';
 import type { ScrapeOptions } from '../../core/http/models/scrape.ts';
 import { testScrapeOptions } from '../helpers/scrape-options.ts';
+import { createFormatInput } from '../../core/pipeline/scrape.ts';
 import { cleanHtml, type CleanHtmlOptions } from '../../parsers/html/clean.ts';
 import { htmlToMarkdown } from '../../formats/markdown/convert.ts';
 
@@ -38,7 +39,7 @@ export function options(over: Partial<ScrapeOptions> = {}): ScrapeOptions {
   return testScrapeOptions({ maxAge: 0, storeInCache: false, ...over });
 }
 
-/** A FormatInput for an HTML page, with cleanedHtml computed by cleanHtml from the options. */
+/** A FormatInput for an HTML page, built as the pipeline builds it (core/pipeline/scrape.ts). */
 export function formatInput(html: string | undefined, url: string, opts: ScrapeOptions = options(), parsed: ParsedDocument = { html, metadata: {} }): FormatInput {
   const response: EngineResponse = {
     url,
@@ -49,24 +50,5 @@ export function formatInput(html: string | undefined, url: string, opts: ScrapeO
     text: html,
     engine: 'fetch',
   };
-  let cleaned: string | undefined;
-  return {
-    sourceURL: url,
-    url,
-    options: opts,
-    response,
-    parsed,
-    rawHtml: () => html,
-    cleanedHtml: () => {
-      if (parsed.html === undefined) return undefined;
-      cleaned ??= cleanHtml(parsed.html, {
-        url,
-        onlyMainContent: opts.onlyMainContent,
-        includeTags: opts.includeTags,
-        excludeTags: opts.excludeTags,
-      });
-      return cleaned;
-    },
-    outputs: {},
-  };
+  return createFormatInput(response, { sourceURL: url, options: opts }, parsed);
 }
