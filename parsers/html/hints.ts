@@ -82,8 +82,22 @@ export interface Hints {
 
 type Kind = keyof Hints | undefined;
 
-/** Classifies one class name or id by its words; the last non-modifier word is the head word. */
+/** classifyName results by name: class names repeat across a page and across a site's pages. */
+const kinds = new Map<string, Kind>();
+const MAX_KINDS = 20_000;
+
+/** Classifies one class name or id by its words; the last non-modifier word is the head word (memoized). */
 export function classifyName(name: string): Kind {
+  let kind = kinds.get(name);
+  if (kind === undefined && !kinds.has(name)) {
+    if (kinds.size >= MAX_KINDS) kinds.clear();
+    kind = classify(name);
+    kinds.set(name, kind);
+  }
+  return kind;
+}
+
+function classify(name: string): Kind {
   const tokens = classTokens(name);
   if (!tokens.length || STATE_PREFIX.has(tokens[0]) && tokens.length > 1) return undefined;
   if (tokens.some((t) => JUNK.has(t))) return 'junk';

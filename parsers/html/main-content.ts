@@ -19,7 +19,7 @@ import { landmarkOf } from './hints.ts';
 import { boilerplateReason, descendable, pruneBoilerplate } from './prune.ts';
 import { cleanConditionally } from './region-clean.ts';
 import { scoreCandidates } from './scoring.ts';
-import { computeStats, type StatsMap } from './stats.ts';
+import { computeStats, textLength, type StatsMap } from './stats.ts';
 import { removeFingerprinted } from './fingerprints.ts';
 import { findListings } from './listing.ts';
 import { mergeSiblings, pickByDeclaredBody, pickTop } from './region.ts';
@@ -73,7 +73,7 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   const region = declared ? [declared] : mergeSiblings(root, top, stats, scores);
   const regionLen = region.reduce((n, el) => n + (stats.get(el)?.len ?? 0), 0);
   cleanConditionally(region, stats, scores, regionLen);
-  const mainLen = region.reduce((n, el) => n + (el.parent ? textOf(el).replace(/\s+/g, '').length : 0), 0);
+  const mainLen = region.reduce((n, el) => n + (el.parent ? textLength(el) : 0), 0);
   if (mainLen < MIN_MAIN_LEN || mainLen < safeLen * MIN_SHARE_OF_SAFE) return undefined;
 
   const nodes: AnyNode[] = region.filter((el) => el.parent);

@@ -4,7 +4,7 @@
  * as one paragraph) and counts of paragraphs, images, list items, form controls and commas. Lengths
  * count non-whitespace characters so indentation and markup layout do not matter.
  */
-import { INLINE_TAGS, isTag, isText, postOrder, type Element, type ParentNode } from './dom.ts';
+import { INLINE_TAGS, isTag, isText, postOrder, type AnyNode, type Element, type ParentNode } from './dom.ts';
 
 export interface Stats {
   /** Non-whitespace characters of all text inside. */
@@ -28,15 +28,44 @@ export interface Stats {
 
 export type StatsMap = Map<Element, Stats>;
 
-const COMMAS = /[,\u060C\uFE50\uFE10\uFE11\u2E41\u2E34\u2E32\uFF0C\u3001]/g;
-const WS = /\s+/g;
-
-function textLen(s: string): number {
-  return s.length - (s.match(WS)?.reduce((n, m) => n + m.length, 0) ?? 0);
+/** Whether a UTF-16 code unit is white space as `\s` defines it (JS RegExp). */
+function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 160) return false;
+  return c === 160 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f ||
+    c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
-function countCommas(s: string): number {
-  return s.match(COMMAS)?.length ?? 0;
+/** Whether a code unit is a comma (Latin, Arabic, small/vertical/fullwidth forms, CJK ideographic). */
+function isComma(c: number): boolean {
+  if (c < 0x60c) return c === 44;
+  return c === 0x60c || c === 0xfe50 || c === 0xfe10 || c === 0xfe11 || c === 0x2e41 || c === 0x2e34 || c === 0x2e32 || c === 0xff0c || c === 0x3001;
+}
+
+/** Non-whitespace characters and commas of a text, in one scan (this runs on every text node). */
+function measure(s: string): { len: number; commas: number } {
+  let len = 0;
+  let commas = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (!isSpace(c)) {
+      len++;
+      if (isComma(c)) commas++;
+    }
+  }
+  return { len, commas };
+}
+
+/** Non-whitespace characters of all text under `node` (what `Stats.len` counts), iterative. */
+export function textLength(node: AnyNode): number {
+  let n = 0;
+  const stack: AnyNode[] = [node];
+  while (stack.length) {
+    const x = stack.pop()!;
+    if (isText(x)) n += measure(x.data).len;
+    else if (isTag(x)) for (const c of x.children) stack.push(c);
+  }
+  return n;
 }
 
 /** Computes Stats for every element under `root` (iterative post-order). */
@@ -46,10 +75,10 @@ export function computeStats(root: ParentNode): StatsMap {
     const s: Stats = { len: 0, link: 0, own: 0, ownLink: 0, commas: 0, p: 0, img: 0, li: 0, input: 0, headings: 0, pre: 0, table: 0 };
     for (const c of el.children) {
       if (isText(c)) {
-        const n = textLen(c.data);
-        s.len += n;
-        s.own += n;
-        s.commas += countCommas(c.data);
+        const m = measure(c.data);
+        s.len += m.len;
+        s.own += m.len;
+        s.commas += m.commas;
       } else if (isTag(c)) {
         const cs = map.get(c);
         if (!cs) continue;
