@@ -7,6 +7,9 @@
  * bytes are read as UTF-8.
  */
 import { defineParser } from '../core/plugin.ts';
+// Static: the registry already loads this plugin lazily, and a dynamic import per page costs time.
+import { parseHtml } from './html/dom.ts';
+import { extractMetadata } from './html/metadata.ts';
 
 const HTML_START = /^(?:<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>]|<title[\s>]|<meta[\s>])/i;
 
@@ -33,7 +36,6 @@ export default defineParser({
   async parse(input, _options, ctx) {
     const started = performance.now();
     const html = input.text ?? new TextDecoder('utf-8').decode(input.bytes);
-    const [{ parseHtml }, { extractMetadata }] = await Promise.all([import('./html/dom.ts'), import('./html/metadata.ts')]);
     const tree = parseHtml(html);
     const metadata = extractMetadata(tree, input.url);
     ctx.log.debug({ ms: Math.round(performance.now() - started), chars: html.length }, 'parsed html');
