@@ -11,7 +11,7 @@ const args = process.argv.slice(2);
 const outfile = args[args.indexOf('--outfile') + 1] && args.includes('--outfile') ? args[args.indexOf('--outfile') + 1] : 'dist/trawl';
 
 /** Worker scripts that run in their own thread and must be bundled as separate entrypoints. */
-const WORKER_ENTRYPOINTS = ['parsers/pdf/worker.ts', 'parsers/ocr/worker.ts'].filter((p) => existsSync(p));
+const WORKER_ENTRYPOINTS = ['core/db/pglite-worker.ts', 'core/pipeline/content-worker.ts', 'parsers/pdf/worker.ts', 'parsers/ocr/worker.ts'].filter((p) => existsSync(p));
 
 const cmd = [
   'bun', 'build', '--compile', '--minify-syntax', '--sourcemap=none',

@@ -2,7 +2,8 @@
  * The database of a Trawl process. With `DATABASE_URL` it is an external PostgreSQL (postgres.js);
  * without, an embedded PGlite stored in `<dataDir>/pg`. Both sides give the same `Database`: a drizzle
  * handle typed with the schema, raw SQL with normalized rows, and migrations applied on open.
- * PGlite is a single connection that queues statements internally, so many async callers can share it.
+ * PGlite is a single connection that queues statements internally, so many async callers can share it;
+ * by default it runs in a worker thread (pglite-remote.ts), keeping its CPU off the main thread.
  */
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
@@ -16,6 +17,7 @@ import * as schema from './schema/index.ts';
 import { migrations as allMigrations, type Migration } from './migrations/index.ts';
 import { migrate, type SqlSession, type SqlTransaction } from './migrate.ts';
 import { openPglite } from './pglite.ts';
+import { openRemotePglite, type PgliteHandle, type PgliteRunner } from './pglite-remote.ts';
 import { createPostgresClient, normalizeRows } from './postgres.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -51,6 +53,11 @@ export interface Database extends Queryable {
 export interface OpenDatabaseOptions {
   /** PGlite only: pre-initialised data directory used when `<dataDir>/pg` is empty (see core/db/pglite.ts). */
   pgliteTemplate?: Blob;
+  /**
+   * PGlite only: where the embedded database runs. 'worker' (default): its own thread, so its CPU
+   * is on another core than HTTP and the pipeline; 'inline': the calling thread.
+   */
+  pgliteThread?: 'worker' | 'inline';
   /** Migrations to apply (default: all of core/db/migrations). */
   migrations?: readonly Migration[];
 }
@@ -68,7 +75,7 @@ function toParam(value: unknown): unknown {
 
 const toParams = (params: unknown[] = []) => params.map(toParam);
 
-function pgliteQueryable(pg: Pick<PGlite, 'query'>): Queryable {
+function pgliteQueryable(pg: Pick<PgliteRunner, 'query'>): Queryable {
   return {
     async query<T>(text: string, params?: unknown[]) {
       return (await pg.query<T>(text, toParams(params))).rows;
@@ -113,7 +120,11 @@ interface Opened {
 }
 
 async function openPgliteDatabase(config: ResolvedConfig, options: OpenDatabaseOptions): Promise<Opened> {
-  const { pg, close } = await openPglite(join(config.dataDir, 'pg'), { template: options.pgliteTemplate });
+  const dir = join(config.dataDir, 'pg');
+  const template = options.pgliteTemplate;
+  const { pg, close }: PgliteHandle = options.pgliteThread === 'inline'
+    ? await openPglite(dir, { template })
+    : await openRemotePglite(dir, { template });
   const session: SqlSession = {
     transaction: (fn) =>
       pg.transaction((tx) => {
@@ -121,7 +132,8 @@ async function openPgliteDatabase(config: ResolvedConfig, options: OpenDatabaseO
         return fn(t);
       }),
   };
-  const orm = drizzlePglite({ client: pg, schema }) as unknown as Orm;
+  // The worker client answers the calls drizzle's PGlite driver makes (query with parsers, transaction).
+  const orm = drizzlePglite({ client: pg as PGlite, schema }) as unknown as Orm;
   return { db: build('pglite', orm, pgliteQueryable(pg), session, close), session };
 }
 

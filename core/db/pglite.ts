@@ -39,6 +39,11 @@ export interface OpenPgliteOptions {
    * holds no database yet; skips initdb, which takes seconds and peaks near 1 GB RSS.
    */
   template?: Blob;
+  /**
+   * Take `<dir>.lock` here (default true). False when the caller already holds it: the worker path
+   * (pglite-remote.ts) locks on the main thread, where the process's registry of held locks lives.
+   */
+  lock?: boolean;
 }
 
 export interface OpenedPglite {
@@ -48,8 +53,19 @@ export interface OpenedPglite {
 }
 
 /**
+ * Locks the embedded database directory `dir` against other openers (`<dir>.lock`, dir-lock.ts),
+ * creating its parent directory.
+ * @returns a function releasing the lock (idempotent)
+ * @throws when another live process, or this one, holds it
+ */
+export function lockPgliteDir(dir: string): () => void {
+  mkdirSync(dirname(dir), { recursive: true });
+  return acquireDirLock(`${dir}.lock`, `The embedded database ${dir}`);
+}
+
+/**
  * Opens (creating when empty) a PGlite database stored in `dir`, locked against other processes by
- * `<dir>.lock` (dir-lock.ts).
+ * `<dir>.lock` (dir-lock.ts) unless `options.lock` is false.
  * @param dir absolute directory, created if missing; `undefined` keeps the database in memory
  * @throws when another live process holds the directory, when it holds a database of another
  *         PostgreSQL major version, or is unreadable
@@ -58,8 +74,7 @@ export async function openPglite(dir: string | undefined, options: OpenPgliteOpt
   let isNew = true;
   let release = () => {};
   if (dir !== undefined) {
-    mkdirSync(dirname(dir), { recursive: true });
-    release = acquireDirLock(`${dir}.lock`, `The embedded database ${dir}`);
+    if (options.lock !== false) release = lockPgliteDir(dir);
     mkdirSync(dir, { recursive: true });
     isNew = !existsSync(join(dir, 'PG_VERSION'));
   }

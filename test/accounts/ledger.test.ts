@@ -4,7 +4,7 @@
  * month and key (core/credits; compat.md §16, §18.1).
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { forEachDatabase, openTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { forEachDatabase, openTestDatabase, rejectionOf, type TestDatabase } from '../helpers/db.ts';
 import { chargeCredits, grantCredits, refundSearchFeedback, setCredits, teamBalance } from '../../core/credits/ledger.ts';
 import { creditUsage, tokenUsage, usageHistory } from '../../core/credits/usage.ts';
 import { scrapeCredits, searchCredits } from '../../core/credits/costs.ts';
@@ -63,7 +63,7 @@ forEachDatabase((kind) => {
     expect(await setCredits(t.db, team, 3)).toBe(3);
     expect((await chargeCredits(t.db, { teamId: team, kind: 'scrape', refId: newId(), credits: 5 })).balance).toBe(-2);
     expect(await grantCredits(t.db, 'no-such-team', 5)).toBeUndefined();
-    await expect(chargeCredits(t.db, { teamId: team, kind: 'scrape', refId: newId(), credits: -1 })).rejects.toThrow('invalid amount');
+    expect((await rejectionOf(chargeCredits(t.db, { teamId: team, kind: 'scrape', refId: newId(), credits: -1 }))).message).toContain('invalid amount');
   });
 
   test('feedback refunds: once per search job, within the daily cap', async () => {

@@ -10,7 +10,7 @@ import { silentLogger } from '../../core/log.ts';
 import { createBullmqQueue, type BullmqQueueOptions } from '../../core/queue/bullmq.ts';
 import { isWaitTimeout, type QueueDriver, type QueueJob } from '../../core/queue/index.ts';
 import { createMemoryQueue } from '../../core/queue/memory.ts';
-import { openTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { openTestDatabase, rejectionOf, type TestDatabase } from '../helpers/db.ts';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -274,7 +274,7 @@ for (const backend of [memoryBackend('pglite'), memoryBackend('postgres'), bullm
       expect(await q.waitFor(id, 5_000)).toEqual({ document: 'private' });
       expect(await q.waitFor(id, 5_000)).toEqual({ document: 'private' }); // kept for later readers
       await q.forget(id);
-      await expect(q.waitFor(id, 1_000)).rejects.toBeInstanceOf(TrawlError);
+      expect(await rejectionOf(q.waitFor(id, 1_000))).toBeInstanceOf(TrawlError);
     });
 
     test('adding an existing id is a no-op returning that id', async () => {

@@ -4,7 +4,7 @@
  * duplicated queue message claims nothing), finishing and cancelling.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { forEachDatabase, openTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { forEachDatabase, openTestDatabase, rejectionOf, type TestDatabase } from '../helpers/db.ts';
 import { newId } from '../../core/ids.ts';
 import { freeSlot, insertDiscovered, lockJob, promote, countByStatus, type Candidate } from '../../core/store/crawl-urls.ts';
 import { claimUrl, stillOwned } from '../../core/store/crawl-claims.ts';
@@ -106,7 +106,7 @@ forEachDatabase((kind) => {
   test('idempotency key: reuse within 24 h is a 409', async () => {
     const base = { teamId: 'team-b', kind: 'crawl' as const, url: 'http://s/', publicOptions: {}, options: {}, concurrency: 1, delayMs: 0, urlLimit: 1, zeroDataRetention: false };
     await createJob(t.db, { ...base, id: newId(), idempotencyKey: 'k1' });
-    await expect(createJob(t.db, { ...base, id: newId(), idempotencyKey: 'k1' })).rejects.toMatchObject({ status: 409 });
+    expect(await rejectionOf(createJob(t.db, { ...base, id: newId(), idempotencyKey: 'k1' }))).toMatchObject({ status: 409 });
     await createJob(t.db, { ...base, teamId: 'team-c', id: newId(), idempotencyKey: 'k1' });
     await t.db.query(`update idempotency_keys set created_at = now() - interval '25 hours' where key = 'k1' and team_id = 'team-b'`);
     await createJob(t.db, { ...base, id: newId(), idempotencyKey: 'k1' });

@@ -115,6 +115,21 @@ export async function openTestDatabase(kind: DatabaseKind): Promise<TestDatabase
   };
 }
 
+/**
+ * The error `p` rejects with; throws when it resolves. Use it instead of `await expect(p).rejects`
+ * when `p` settles through the embedded database worker: bun:test's matcher waits in a nested event
+ * loop that misses Worker replies when the test got there from an earlier Worker reply, and hangs
+ * (oven-sh/bun#37189, #43819; Bun 1.4.5).
+ */
+export async function rejectionOf(p: Promise<unknown>): Promise<Error> {
+  try {
+    await p;
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error('Expected a rejection, but the promise resolved');
+}
+
 /** Runs `suite` once per database kind, inside `describe(<kind>)`. */
 export function forEachDatabase(suite: (kind: DatabaseKind) => void): void {
   for (const kind of DB_KINDS) describe(kind, () => suite(kind));
