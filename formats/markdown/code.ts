@@ -1,13 +1,11 @@
 /**
- * Turndown rule for code blocks: every `<pre>` (with or without an inner `<code>`) becomes a fenced
- * block. The language comes from `language-x` / `lang-x` classes (on `pre`, its `code` or a wrapper),
- * `highlight-x` (Sphinx, GitHub), `brush: x` (SyntaxHighlighter), `sourceCode x` (pandoc) or a
- * `data-lang` attribute. Line breaks written as `<br>` or one element per line are kept; the fence grows
- * when the code itself contains backtick runs. Inside a GFM table cell the code becomes a code span.
+ * Code: every `<pre>` (with or without an inner `<code>`) becomes a fenced block, and `<code>` elsewhere
+ * a code span. The block language comes from `language-x` / `lang-x` classes (on `pre`, its `code` or a
+ * wrapper), `highlight-x` (Sphinx, GitHub), `brush: x` (SyntaxHighlighter), `sourceCode x` (pandoc) or
+ * a `data-lang` attribute. Line breaks written as `<br>` or one element per line are kept; the fence
+ * grows when the code itself contains backtick runs. Inside a GFM table cell a block becomes a code span.
  */
-import type TurndownService from 'turndown';
-import { asNode, inDataCell, type DNode } from './tables.ts';
-
+import { isTag, type AnyNode, type Element } from '../../parsers/html/dom.ts';
 
 const LANG_PATTERNS = [
   /(?:^|\s)(?:language|lang)-([\w+#.-]+)/i,
@@ -17,11 +15,12 @@ const LANG_PATTERNS = [
 ];
 const NO_LANG = new Set(['none', 'text', 'plain', 'plaintext', 'default', 'nohighlight', 'txt', 'notranslate', 'source']);
 
-function langFromNode(n: DNode): string | undefined {
-  if (n.nodeType !== 1) return undefined;
-  const data = n.getAttribute('data-lang') ?? n.getAttribute('data-language') ?? n.getAttribute('data-code-block-lang');
+function langFromNode(el: Element): string | undefined {
+  const a = el.attribs;
+  const data = a['data-lang'] ?? a['data-language'] ?? a['data-code-block-lang'];
   if (data && /^[\w+#.-]{1,30}$/.test(data)) return data.toLowerCase();
-  const cls = n.getAttribute('class') ?? '';
+  const cls = a.class ?? '';
+  if (!cls) return undefined;
   for (const re of LANG_PATTERNS) {
     const m = re.exec(cls);
     if (m && !NO_LANG.has(m[1].toLowerCase())) return m[1].toLowerCase();
@@ -29,40 +28,48 @@ function langFromNode(n: DNode): string | undefined {
   return undefined;
 }
 
-/** The code language of a `<pre>`: its first `<code>` child, itself, then up to two wrappers. */
-export function codeLanguage(pre: DNode): string {
-  const code = Array.from(pre.childNodes).find((c) => c.nodeName === 'CODE' || (c.nodeType === 1 && c.nodeName === 'SPAN'));
-  const candidates: (DNode | null)[] = [code ?? null, pre, pre.parentNode, pre.parentNode?.parentNode ?? null];
-  for (const c of candidates) {
+/**
+ * The code language of a `<pre>`: its first `<code>`/`<span>` child, itself, then up to two wrappers
+ * (`parent`, `grandparent`: null above the converted nodes). '' when none says.
+ */
+export function codeLanguage(pre: Element, parent: Element | null, grandparent: Element | null): string {
+  const code = pre.children.find((c) => isTag(c) && (c.name === 'code' || c.name === 'span')) as Element | undefined;
+  for (const c of [code, pre, parent, grandparent]) {
     const lang = c && langFromNode(c);
     if (lang) return lang;
   }
   return '';
 }
 
-const LINE_BLOCKS = new Set(['DIV', 'P', 'LI', 'TR']);
+const LINE_BLOCKS = new Set(['div', 'p', 'li', 'tr']);
+const NL = 'nl' as const;
 
-/** Text of a code block with `<br>` and per-line block elements turned into newlines. */
-export function codeText(pre: DNode): string {
+/**
+ * Text of a code block with `<br>` and per-line block elements turned into newlines, no-break spaces
+ * as spaces, the newline an HTML parser drops right after `<pre>` dropped (and one more leading
+ * newline), trailing whitespace removed.
+ */
+export function codeText(pre: Element): string {
   const out: string[] = [];
-  const walk = (n: DNode) => {
-    const stack: (DNode | 'nl')[] = [n];
-    while (stack.length) {
-      const x = stack.pop()!;
-      if (x === 'nl') {
-        if (out.length && !out[out.length - 1].endsWith('\n')) out.push('\n');
-        continue;
-      }
-      if (x.nodeType === 3) out.push(x.nodeValue ?? '');
-      else if (x.nodeName === 'BR') out.push('\n');
-      else {
-        if (LINE_BLOCKS.has(x.nodeName)) stack.push('nl');
-        const kids = Array.from(x.childNodes);
-        for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+  const stack: (AnyNode | typeof NL)[] = [];
+  for (let i = pre.children.length - 1; i >= 0; i--) stack.push(pre.children[i]);
+  let first = true;
+  while (stack.length) {
+    const x = stack.pop()!;
+    if (x === NL) {
+      if (out.length && !out[out.length - 1].endsWith('\n')) out.push('\n');
+    } else if (x.type === 'text') {
+      const data = (x as { data: string }).data;
+      out.push(first && data.charCodeAt(0) === 10 ? data.slice(1) : data);
+    } else if (isTag(x)) {
+      if (x.name === 'br') out.push('\n');
+      else if (x.name !== 'template') {
+        if (LINE_BLOCKS.has(x.name)) stack.push(NL);
+        for (let i = x.children.length - 1; i >= 0; i--) stack.push(x.children[i]);
       }
     }
-  };
-  walk(pre);
+    first = false;
+  }
   return out.join('').replace(/\u00a0/g, ' ').replace(/^\n/, '').replace(/\s+$/, '');
 }
 
@@ -72,21 +79,26 @@ function fenceFor(text: string): string {
   return '`'.repeat(Math.max(3, longest + 1));
 }
 
-/** Adds the fenced code block rule (replaces turndown's `pre > code`-only rule). */
-export function addCodeRules(service: TurndownService): void {
-  service.addRule('codeBlock', {
-    filter: 'pre',
-    replacement(_content, node) {
-      const n = asNode(node);
-      const text = codeText(n);
-      if (!text.trim()) return '';
-      if (inDataCell(n)) {
-        const flat = text.replace(/\s*\n\s*/g, ' ');
-        const ticks = '`'.repeat((flat.match(/`+/g) ?? ['']).reduce((m, r) => Math.max(m, r.length), 0) + 1);
-        return ticks + (flat.startsWith('`') ? ' ' : '') + flat + (flat.endsWith('`') ? ' ' : '') + ticks;
-      }
-      const fence = fenceFor(text);
-      return '\n\n' + fence + codeLanguage(n) + '\n' + text + '\n' + fence + '\n\n';
-    },
-  });
+/** Markdown of a `<pre>`: a fenced block, or a code span inside a data table cell; '' when empty. */
+export function codeBlock(pre: Element, parent: Element | null, grandparent: Element | null, inDataCell: boolean): string {
+  const text = codeText(pre);
+  if (!text.trim()) return '';
+  if (inDataCell) {
+    const flat = text.replace(/\s*\n\s*/g, ' ');
+    const ticks = '`'.repeat((flat.match(/`+/g) ?? ['']).reduce((m, r) => Math.max(m, r.length), 0) + 1);
+    return ticks + (flat.startsWith('`') ? ' ' : '') + flat + (flat.endsWith('`') ? ' ' : '') + ticks;
+  }
+  const fence = fenceFor(text);
+  return '\n\n' + fence + codeLanguage(pre, parent, grandparent) + '\n' + text + '\n' + fence + '\n\n';
+}
+
+/** A code span of already converted `content` (newlines as spaces, delimiter longer than any run). */
+export function codeSpan(content: string): string {
+  if (!content) return '';
+  content = content.replace(/\r?\n|\r/g, ' ');
+  const extraSpace = /^`|^ .*?[^ ].* $|`$/.test(content) ? ' ' : '';
+  let delimiter = '`';
+  const matches: string[] = content.match(/`+/gm) ?? [];
+  while (matches.includes(delimiter)) delimiter += '`';
+  return delimiter + extraSpace + content + extraSpace + delimiter;
 }

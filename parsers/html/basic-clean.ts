@@ -4,7 +4,7 @@
  * elements (`hidden`, `aria-hidden="true"`, inline `display:none`/`visibility:hidden`) unless they hold
  * most of the page (anti-flash-of-unstyled-content wrappers), heading permalink anchors (`¶`), line
  * number gutters in code, tracking pixels, and flattens pathological nesting so later recursive steps
- * (serialization, turndown) cannot overflow the stack.
+ * (serialization with dom-serializer, which recurses) cannot overflow the stack.
  */
 import {
   detach,
