@@ -4,6 +4,7 @@
  * it with TypeBox, converts and defaults it into a frozen `ResolvedConfig` that is passed down to every
  * part of Trawl. This is the only file that reads `process.env`.
  */
+import { availableParallelism } from 'node:os';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { readFileSync } from 'node:fs';
@@ -28,6 +29,7 @@ export const TrawlConfigSchema = Type.Object({
     Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
   ),
   TRAWL_WORKER_CONCURRENCY: Type.Optional(Int),
+  TRAWL_CONTENT_THREADS: Type.Optional(Int),
   TRAWL_BROWSER_POOL_SIZE: Type.Optional(Int),
   TRAWL_MAX_FETCH_BYTES: Type.Optional(Int),
   TRAWL_MAX_BODY_BYTES: Type.Optional(Int),
@@ -86,6 +88,11 @@ export interface ResolvedConfig {
   logLevel: string;
   /** Jobs one worker process runs at once, per queue. */
   workerConcurrency: number;
+  /**
+   * Worker threads that turn fetched web pages into documents (core/pipeline/content-threads.ts);
+   * 0 does that work on the main thread. Default: one less than the machine's cores, at most 4.
+   */
+  contentThreads: number;
   browserPoolSize: number;
   /** Largest response body the fetch engine reads, in bytes. */
   maxFetchBytes: number;
@@ -248,6 +255,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     chromiumPath: c.CHROMIUM_PATH ?? '/usr/bin/chromium',
     logLevel: c.TRAWL_LOG_LEVEL ?? 'info',
     workerConcurrency: Math.max(1, int(c.TRAWL_WORKER_CONCURRENCY, 8)),
+    contentThreads: Math.max(0, Math.min(16, int(c.TRAWL_CONTENT_THREADS, Math.min(4, availableParallelism() - 1)))),
     browserPoolSize: Math.max(1, int(c.TRAWL_BROWSER_POOL_SIZE, 2)),
     maxFetchBytes: int(c.TRAWL_MAX_FETCH_BYTES, 50 * 1024 * 1024),
     maxBodyBytes: int(c.TRAWL_MAX_BODY_BYTES, 10 * 1024 * 1024),

@@ -222,6 +222,11 @@ export interface FormatPlugin<O = Record<string, unknown>> {
   needs?: string[];
   /** Engine features this format needs (a screenshot needs a browser). */
   requires?: EngineFeature[];
+  /**
+   * The output depends only on the FormatInput (no network, blob store or engine artefacts), so the
+   * core may produce it on a content thread (core/pipeline/content-threads.ts).
+   */
+  pure?: boolean;
   /** Returns fields merged into the document (usually `{ [name]: value }`). */
   produce(input: FormatInput, options: O, ctx: PluginContext): Promise<Record<string, unknown>> | Record<string, unknown>;
 }

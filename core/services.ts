@@ -18,6 +18,7 @@ import { createLocalBlobStore } from './blob-stores/local.ts';
 import { createDatabaseBlobStore } from './blob-stores/database.ts';
 import { ensureBuiltinTeams } from './auth/authenticate.ts';
 import { createSearchIndexFeed, type SearchIndexFeed } from './search/index-feed.ts';
+import { createContentThreads, type ContentThreads } from './pipeline/content-threads.ts';
 
 export interface Services {
   config: ResolvedConfig;
@@ -27,6 +28,8 @@ export interface Services {
   registry: Registry;
   blobs: BlobStore;
   formats: Map<string, FormatPlugin>;
+  /** Threads that build documents of web pages (undefined: built on the main thread). */
+  content?: ContentThreads;
   /** Batched intake of the local search index (crawl and batch pages feed it; flushed on close). */
   searchIndex: SearchIndexFeed;
   /**
@@ -70,12 +73,14 @@ export async function openServices(
     registry,
     blobs,
     formats,
+    content: createContentThreads(config, log.child({ component: 'content-threads' })),
     searchIndex: createSearchIndexFeed(db, log.child({ component: 'search-index' })),
     baseUrl: defaultBaseUrl(config),
     async close() {
       await queue.close(10_000).catch((e) => log.warn({ err: e }, 'queue close failed'));
       for (const engine of await registry.loaded('engine')) await engine.close?.().catch(() => {});
       for (const parser of await registry.loaded('parser')) await parser.close?.().catch(() => {});
+      await services.content?.close();
       await services.searchIndex.flush();
       await db.close().catch((e) => log.warn({ err: e }, 'database close failed'));
     },

@@ -7,5 +7,6 @@ import { defineFormat } from '../core/plugin.ts';
 
 export default defineFormat({
   name: 'html',
+  pure: true,
   produce: (input) => ({ html: input.cleanedHtml() ?? '' }),
 });

@@ -7,6 +7,7 @@ import { defineFormat } from '../core/plugin.ts';
 
 export default defineFormat({
   name: 'links',
+  pure: true,
   async produce(input) {
     const html = input.rawHtml() ?? input.parsed.html ?? '';
     if (!html) return { links: [] };

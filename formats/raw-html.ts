@@ -7,5 +7,6 @@ import { defineFormat } from '../core/plugin.ts';
 
 export default defineFormat({
   name: 'rawHtml',
+  pure: true,
   produce: (input) => ({ rawHtml: input.rawHtml() ?? input.parsed.html ?? '' }),
 });

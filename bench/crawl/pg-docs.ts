@@ -12,7 +12,7 @@
  *   bun bench/crawl/pg-docs.ts --distributed --team-concurrency 20
  *   bun bench/crawl/pg-docs.ts --skip-crawlee --profile /tmp/prof   # CPU profile of trawl serve
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -42,6 +42,20 @@ function peakRssMb(pid: number): number {
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** CPU seconds per thread of a process (thread name from /proc: `bun`, `Bun Worker` ...), largest first. */
+function threadCpuSeconds(pid: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+      const cpu = (Number(fields[11]) + Number(fields[12])) / 100;
+      if (cpu >= 0.1) out[`${name}#${tid}`] = Math.round(cpu * 10) / 10;
+    } catch {}
+  }
+  return Object.fromEntries(Object.entries(out).sort((a, b) => b[1] - a[1]));
 }
 
 async function waitHealthy(base: string): Promise<void> {
@@ -103,7 +117,7 @@ async function benchTrawl(start: string): Promise<Record<string, unknown>> {
     await waitHealthy(`http://127.0.0.1:${port}`);
     const cpu0 = cpuSeconds(proc.pid);
     const r = await crawlWithTrawl(`http://127.0.0.1:${port}`, start);
-    return { mode: 'embedded (trawl serve: PGlite, in-process queue)', ...r, peakRssMb: peakRssMb(proc.pid), cpuSeconds: cpuSeconds(proc.pid) - cpu0 };
+    return { mode: 'embedded (trawl serve: PGlite, in-process queue)', ...r, peakRssMb: peakRssMb(proc.pid), cpuSeconds: cpuSeconds(proc.pid) - cpu0, threadCpuSeconds: threadCpuSeconds(proc.pid) };
   } finally {
     proc.kill('SIGTERM');
     await proc.exited;

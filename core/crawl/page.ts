@@ -117,7 +117,7 @@ async function scrapeAndStore(
   const options = addRaw ? { ...scrape, formats: [...scrape.formats, { type: 'rawHtml' }] } : scrape;
   const doc: Document = await runScrape(
     { ...account.request, options },
-    { config: services.config, log: account.log, registry: services.registry, blobs: services.blobs },
+    { config: services.config, log: account.log, registry: services.registry, blobs: services.blobs, content: services.content },
     signal,
   );
   const finalUrl = String(doc.metadata.url ?? claim.url);

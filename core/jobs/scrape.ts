@@ -78,6 +78,7 @@ export function scrapeDepsFor(services: Services, teamId: string, log: Logger): 
     blobs: services.blobs,
     cache: createScrapeCache(services.db, log),
     profiles: profileOpener(services.db, teamId, log),
+    content: services.content,
   };
 }
 

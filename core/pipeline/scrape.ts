@@ -17,6 +17,7 @@ import { proxyAttempts, proxyAnswerError, routeFailed, worthRetrying, type Fetch
 import { cacheOnly, cacheOnlyMiss, type ScrapeCache } from '../cache/index.ts';
 import type { ProfileOpener } from '../profiles/index.ts';
 import { cleanDom } from '../../parsers/html/clean.ts';
+import type { ContentThreads } from './content-threads.ts';
 import { serializeHtml, type AnyNode } from '../../parsers/html/dom.ts';
 
 /** A Document: requested format fields plus `metadata` (compat.md §3). */
@@ -40,6 +41,8 @@ export interface ScrapeDeps {
   cache?: ScrapeCache;
   /** Opens named profiles for the caller's team (core/profiles); without it `profile` is ignored. */
   profiles?: ProfileOpener;
+  /** Worker threads that build documents of web pages (content-threads.ts); without, built here. */
+  content?: ContentThreads;
 }
 
 /** A profile lock outlives the scrape's timeout by this much, ms (a crashed worker frees it then). */
@@ -127,6 +130,14 @@ async function fetchOnce(req: ScrapeRequest, deps: ScrapeDeps, ctx: PluginContex
     }
   }
   return response;
+}
+
+/** Whether a content thread can build this document: a web page asking only for pure formats. */
+async function threadable(response: EngineResponse, req: ScrapeRequest, registry: Registry, filename?: string): Promise<boolean> {
+  const plugins = await formatPlugins(registry);
+  if (!req.options.formats.every((f) => plugins.get(f.type)?.pure)) return false;
+  const parser = selectParser(await registry.all('parser'), { bytes: response.body, contentType: response.contentType, url: response.url, filename });
+  return parser?.name === 'html';
 }
 
 /** What the pipeline keeps of a file returned base64-encoded instead of parsed (see `parse`). */
@@ -289,11 +300,14 @@ export function createFormatInput(
 export async function buildDocument(
   response: EngineResponse,
   req: ScrapeRequest,
-  deps: Pick<ScrapeDeps, 'registry'>,
+  deps: Pick<ScrapeDeps, 'registry' | 'content'>,
   run: RunContext,
   filename?: string,
 ): Promise<Document> {
   const { ctx, guard } = run;
+  if (deps.content && (await threadable(response, req, deps.registry, filename))) {
+    return guard(deps.content.build(response, req, ctx.deadline, filename));
+  }
   const parsed = await guard(parse(response, req, deps, ctx, filename));
   const plugins = await formatPlugins(deps.registry);
 
