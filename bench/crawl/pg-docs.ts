@@ -24,6 +24,8 @@ const { values: args } = parseArgs({
     distributed: { type: 'boolean', default: false },
     'team-concurrency': { type: 'string', default: '10' },
     'worker-concurrency': { type: 'string', default: '8' },
+    /** TRAWL_CONTENT_THREADS of the Trawl processes (default: Trawl's own, cores - 1). */
+    'content-threads': { type: 'string' },
     'skip-crawlee': { type: 'boolean', default: false },
     /** Write a markdown CPU profile of the embedded `trawl serve` to this directory (bun --cpu-prof-md). */
     profile: { type: 'string' },
@@ -85,7 +87,8 @@ async function crawlWithTrawl(base: string, start: string): Promise<{ pages: num
 }
 
 async function benchTrawl(start: string): Promise<Record<string, unknown>> {
-  const env = { TRAWL_TEAM_CONCURRENCY: args['team-concurrency']!, TRAWL_WORKER_CONCURRENCY: args['worker-concurrency']! };
+  const env: Record<string, string> = { TRAWL_TEAM_CONCURRENCY: args['team-concurrency']!, TRAWL_WORKER_CONCURRENCY: args['worker-concurrency']! };
+  if (args['content-threads'] !== undefined) env.TRAWL_CONTENT_THREADS = args['content-threads'];
   if (args.distributed) {
     const cluster = await startCluster(2, env);
     try {

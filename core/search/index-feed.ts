@@ -45,20 +45,33 @@ export function createSearchIndexFeed(db: Queryable, log: Logger, options: Index
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
 
-  async function writeAll(): Promise<void> {
-    while (queued.length > 0) {
+  /** Writes full batches while there are any, then whatever is queued when `all` (flush). */
+  async function write(all: boolean): Promise<void> {
+    while (queued.length >= maxBatch || (all && queued.length > 0)) {
       const batch = queued.slice(0, maxBatch);
       queued = queued.slice(batch.length);
       await upsertPages(db, batch).catch((err) => log.warn({ err, rows: batch.length }, 'search indexing failed'));
     }
+    // Rows that arrived meanwhile wait for a full batch or the delay.
+    if (queued.length > 0) timer ??= setTimeout(() => void flush(), maxDelayMs);
   }
 
-  function flush(): Promise<void> {
+  /** Starts a writer unless one is running (it takes rows queued meanwhile); `all`: partial batches too. */
+  function drain(all: boolean): Promise<void> {
+    if (all && timer) {
+      clearTimeout(timer);
+      timer = undefined;
+    }
+    running ??= write(all).finally(() => (running = undefined));
+    return running;
+  }
+
+  async function flush(): Promise<void> {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    // One writer at a time; rows queued meanwhile are taken by the loop of the running writer.
-    running ??= writeAll().finally(() => (running = undefined));
-    return running;
+    await drain(true);
+    // A writer that was already running may have left a partial batch behind.
+    if (queued.length > 0) await drain(true);
   }
 
   return {
@@ -78,7 +91,7 @@ export function createSearchIndexFeed(db: Queryable, log: Logger, options: Index
         log.warn({ err }, 'search indexing failed');
         return;
       }
-      if (queued.length >= maxBatch) void flush();
+      if (queued.length >= maxBatch) void drain(false);
       else timer ??= setTimeout(() => void flush(), maxDelayMs);
       if (queued.length >= maxPending && running) await running;
     },

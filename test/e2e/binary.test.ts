@@ -97,7 +97,8 @@ describe('dist/trawl', () => {
     const cwd = join(work, 'embedded');
     mkdirSync(cwd);
     const port = await freePort();
-    const proc = run(['serve'], { PORT: String(port), HOST: '127.0.0.1', TRAWL_AUTH: 'off', TRAWL_ALLOW_PRIVATE_TARGETS: 'true', TRAWL_LOG_LEVEL: 'warn' }, cwd);
+    // One content thread, so the smoke scrape is built by the compiled content worker entrypoint.
+    const proc = run(['serve'], { PORT: String(port), HOST: '127.0.0.1', TRAWL_AUTH: 'off', TRAWL_ALLOW_PRIVATE_TARGETS: 'true', TRAWL_LOG_LEVEL: 'warn', TRAWL_CONTENT_THREADS: '1' }, cwd);
     await waitReady(port, 120_000);
     await smoke(port);
     expect(await Bun.file(join(cwd, 'data', 'pg', 'PG_VERSION')).exists()).toBe(true);
