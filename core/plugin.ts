@@ -159,6 +159,11 @@ export interface ParsedDocument {
    * changed in place by the cleaning, so nothing else may read it.
    */
   tree?: HtmlTree;
+  /**
+   * Every link of the page (rules of parsers/html/links.ts: `<a>`/`<area>` hrefs, absolute, once
+   * each, http(s) and mailto) when the parser read them; the `links` format and the crawl use them.
+   */
+  links?: string[];
   /** Markdown produced directly (PDF, OCR, spreadsheets); formats use it as is. */
   markdown?: string;
   /** Metadata found in the file (title, description, language, og:*, numPages ...). */

@@ -10,6 +10,7 @@ import { defineParser } from '../core/plugin.ts';
 // Static: the registry already loads this plugin lazily, and a dynamic import per page costs time.
 import { parseHtml } from './html/dom.ts';
 import { extractMetadata } from './html/metadata.ts';
+import { linksOf } from './html/links.ts';
 
 const HTML_START = /^(?:<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>]|<title[\s>]|<meta[\s>])/i;
 
@@ -38,7 +39,9 @@ export default defineParser({
     const html = input.text ?? new TextDecoder('utf-8').decode(input.bytes);
     const tree = parseHtml(html);
     const metadata = extractMetadata(tree, input.url);
+    // Read now: the cleaner takes the tree over and changes it.
+    const links = linksOf(tree, input.url);
     ctx.log.debug({ ms: Math.round(performance.now() - started), chars: html.length }, 'parsed html');
-    return { html, tree, metadata };
+    return { html, tree, links, metadata };
   },
 });

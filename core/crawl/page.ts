@@ -1,7 +1,7 @@
 /**
  * One page of a crawl or batch scrape, worker side: claim the frontier row, hold its lease while
- * scraping it with the job's scrape options (plus raw HTML when its links are to be followed), judge
- * its redirect and its links, then store the outcome (page-store.ts). A worker runs the pages its
+ * scraping it with the job's scrape options (plus the links format when its links are to be
+ * followed), judge its redirect and its links, then store the outcome (page-store.ts). A worker runs the pages its
  * completions let into the window back to back (a chain) instead of sending each through the queue.
  */
 import type { Services } from '../services.ts';
@@ -14,7 +14,6 @@ import { emptyDiscovery, type Discovery, type QueueItem } from '../store/crawl-u
 import { claimUrl, renewLease, type ClaimedUrl } from '../store/crawl-claims.ts';
 import { classify, crawlContext, unknownOnly } from './discovery.ts';
 import { enqueueItems, type PageMessage } from './enqueue.ts';
-import { extractLinks } from './links.ts';
 import type { CrawlerOptions } from './options.ts';
 import { failPage, loadJob, redirectVerdict, releasePage, storePage, type JobInfo, type Outcome, type Verdict } from './page-store.ts';
 import { webhookDeps } from './webhook-deps.ts';
@@ -113,20 +112,21 @@ async function scrapeAndStore(
   const ctx = job.kind === 'crawl' && crawler ? crawlContext(claim.jobId, crawler) : undefined;
   const follow = !!ctx && !claim.external && crawler!.sitemap !== 'only' &&
     (crawler!.maxDiscoveryDepth === undefined || claim.depth < crawler!.maxDiscoveryDepth);
-  const addRaw = follow && !scrape.formats.some((f) => f.type === 'rawHtml');
-  const options = addRaw ? { ...scrape, formats: [...scrape.formats, { type: 'rawHtml' }] } : scrape;
+  // The page's links come from the links format (read while the page is parsed, no second pass).
+  const addLinks = follow && !scrape.formats.some((f) => f.type === 'links');
+  const options = addLinks ? { ...scrape, formats: [...scrape.formats, { type: 'links' }] } : scrape;
   const doc: Document = await runScrape(
     { ...account.request, options },
     { config: services.config, log: account.log, registry: services.registry, blobs: services.blobs, content: services.content },
     signal,
   );
   const finalUrl = String(doc.metadata.url ?? claim.url);
-  const raw = typeof doc.rawHtml === 'string' ? doc.rawHtml : undefined;
-  if (addRaw) delete doc.rawHtml;
+  const links = Array.isArray(doc.links) ? (doc.links as string[]) : [];
+  if (addLinks) delete doc.links;
   const verdict: Verdict = ctx ? redirectVerdict(ctx, claim, finalUrl) : { kind: 'keep' };
   let discovery: Discovery = emptyDiscovery();
-  if (follow && raw !== undefined && verdict.kind === 'keep') {
-    discovery = await classify(services, ctx!, extractLinks(raw, finalUrl).links, claim.depth + 1);
+  if (follow && verdict.kind === 'keep') {
+    discovery = await classify(services, ctx!, links, claim.depth + 1);
   }
   account.finish(doc);
   const credits = Number(doc.metadata.creditsUsed) || 0;

@@ -7,7 +7,7 @@
  *   other schemes are dropped, and so are same-page fragment links (`href="#top"`);
  * - hrefs that are not valid URLs are dropped.
  */
-import { elements, parseHtml } from './dom.ts';
+import { elements, parseHtml, type Document } from './dom.ts';
 import { baseUrlOf, resolveUrl } from './urls.ts';
 
 const KEPT = new Set(['http:', 'https:', 'mailto:']);
@@ -20,7 +20,14 @@ const KEPT = new Set(['http:', 'https:', 'mailto:']);
  */
 export function extractLinks(html: string, pageUrl: string): string[] {
   if (!html) return [];
-  const doc = parseHtml(html);
+  return linksOf(parseHtml(html), pageUrl);
+}
+
+/**
+ * The same from a parsed page (`parseHtml`), read before anything changes the tree.
+ * @returns unique absolute URLs in document order
+ */
+export function linksOf(doc: Document, pageUrl: string): string[] {
   const base = baseUrlOf(doc, pageUrl);
   const seen = new Set<string>();
   for (const el of elements(doc)) {

@@ -4,6 +4,7 @@ import markdown from '../../formats/markdown.ts';
 import html from '../../formats/html.ts';
 import rawHtml from '../../formats/raw-html.ts';
 import links from '../../formats/links.ts';
+import htmlParser from '../../parsers/html.ts';
 import { extractLinks } from '../../parsers/html/links.ts';
 import { BUILTIN_PLUGINS } from '../../core/registry.ts';
 import { context, fixture, formatInput, options } from './helpers.ts';
@@ -80,5 +81,18 @@ describe('format plugins', () => {
     expect(found).toContain('https://wordpress.org/');
     expect(new Set(found).size).toBe(found.length);
     expect(found.every((u) => /^(https?:|mailto:)/.test(u))).toBe(true);
+  });
+
+  test('the HTML parser reads the links while it parses; the links format returns them as read', async () => {
+    const url = 'https://crumbjournal.example/2023/01/sourdough-starter-winter/';
+    for (const name of ['wordpress-blog.html', 'news-article.html', 'docs-docusaurus.html']) {
+      const page = await fixture(name);
+      const parsed = await htmlParser.parse({ bytes: new TextEncoder().encode(page), contentType: 'text/html', url, text: page }, { type: 'html' }, context());
+      expect(parsed.links).toEqual(extractLinks(page, url));
+      expect(parsed.links!.length).toBeGreaterThan(3);
+    }
+    const parsed = { html: PAGE, links: ['https://example.com/only-this'], metadata: {} };
+    const out = (await links.produce(formatInput(PAGE, 'https://example.com/docs/a.html', options(), parsed), {}, context())) as { links: string[] };
+    expect(out.links).toEqual(['https://example.com/only-this']);
   });
 });
