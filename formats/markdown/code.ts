@@ -15,17 +15,22 @@ const LANG_PATTERNS = [
 ];
 const NO_LANG = new Set(['none', 'text', 'plain', 'plaintext', 'default', 'nohighlight', 'txt', 'notranslate', 'source']);
 
-function langFromNode(el: Element): string | undefined {
-  const a = el.attribs;
-  const data = a['data-lang'] ?? a['data-language'] ?? a['data-code-block-lang'];
+/**
+ * The code language named by a `data-lang`-style attribute value or by class names (LANG_PATTERNS),
+ * lower case; undefined when neither names one (or names a "no language" word).
+ */
+export function languageOf(data: string | null | undefined, cls: string): string | undefined {
   if (data && /^[\w+#.-]{1,30}$/.test(data)) return data.toLowerCase();
-  const cls = a.class ?? '';
-  if (!cls) return undefined;
   for (const re of LANG_PATTERNS) {
     const m = re.exec(cls);
     if (m && !NO_LANG.has(m[1].toLowerCase())) return m[1].toLowerCase();
   }
   return undefined;
+}
+
+function langFromNode(el: Element): string | undefined {
+  const a = el.attribs;
+  return languageOf(a['data-lang'] ?? a['data-language'] ?? a['data-code-block-lang'], a.class ?? '');
 }
 
 /**

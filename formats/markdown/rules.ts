@@ -11,7 +11,7 @@ import { isTag, type Element } from '../../parsers/html/dom.ts';
 import { BLOCK, REMOVE, RULED } from './tags.ts';
 import { codeBlock, codeSpan } from './code.ts';
 import { tableBlock, tableCaption, tableCell, tableInfo, tableRow, type TableCache } from './tables.ts';
-import { BASE64_PLACEHOLDER } from './text.ts';
+import { BASE64_PLACEHOLDER, encodeUrl, oneLine } from './text.ts';
 
 /** Where an element sits: its parent scope (null above the converted nodes) and table context. */
 export interface Scope {
@@ -35,18 +35,6 @@ export interface RuleContext {
   firstCell: boolean;
   /** Whether a sibling (element or non-empty text) follows. */
   hasNext: boolean;
-}
-
-function encodeUrl(url: string): string {
-  return url.trim().replace(/\s/g, (c) => encodeURIComponent(c)).replace(/[()<>]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
-}
-
-function oneLine(content: string): string {
-  return content
-    .split('\n')
-    .map((l) => l.replace(/^\s*(#{1,6}\s+|[-*+]\s+|\d+\.\s+|>\s?)/, '').trim())
-    .filter(Boolean)
-    .join(' ');
 }
 
 function trimNewlines(s: string): string {

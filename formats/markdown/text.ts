@@ -53,6 +53,20 @@ export function escapeMarkdown(text: string): string {
 }
 
 /** Placeholder that replaces the URL of a base64 image (alt text kept). */
+/** A URL for a markdown link target: trimmed, white space percent-encoded, and `( ) < >` escaped. */
+export function encodeUrl(url: string): string {
+  return url.trim().replace(/\s/g, (c) => encodeURIComponent(c)).replace(/[()<>]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+}
+
+/** Markdown of several lines as one line (link text wrapping blocks): block markers dropped, joined by spaces. */
+export function oneLine(content: string): string {
+  return content
+    .split('\n')
+    .map((l) => l.replace(/^\s*(#{1,6}\s+|[-*+]\s+|\d+\.\s+|>\s?)/, '').trim())
+    .filter(Boolean)
+    .join(' ');
+}
+
 export const BASE64_PLACEHOLDER = '<Base64-Image-Removed>';
 
 /** Replaces `![alt](data:...)` images of an existing markdown text by the placeholder. */

@@ -9,26 +9,11 @@
  */
 import type TurndownService from 'turndown';
 import { asNode, inDataCell, type DNode } from './tables.ts';
-
-
-const LANG_PATTERNS = [
-  /(?:^|\s)(?:language|lang)-([\w+#.-]+)/i,
-  /(?:^|\s)highlight-(?:source-|text-)?([\w+#-]+)/i,
-  /brush:\s*([\w+#-]+)/i,
-  /(?:^|\s)sourceCode\s+([\w+#-]+)/,
-];
-const NO_LANG = new Set(['none', 'text', 'plain', 'plaintext', 'default', 'nohighlight', 'txt', 'notranslate', 'source']);
+import { languageOf } from '../../../formats/markdown/code.ts';
 
 function langFromNode(n: DNode): string | undefined {
   if (n.nodeType !== 1) return undefined;
-  const data = n.getAttribute('data-lang') ?? n.getAttribute('data-language') ?? n.getAttribute('data-code-block-lang');
-  if (data && /^[\w+#.-]{1,30}$/.test(data)) return data.toLowerCase();
-  const cls = n.getAttribute('class') ?? '';
-  for (const re of LANG_PATTERNS) {
-    const m = re.exec(cls);
-    if (m && !NO_LANG.has(m[1].toLowerCase())) return m[1].toLowerCase();
-  }
-  return undefined;
+  return languageOf(n.getAttribute('data-lang') ?? n.getAttribute('data-language') ?? n.getAttribute('data-code-block-lang'), n.getAttribute('class') ?? '');
 }
 
 /** The code language of a `<pre>`: its first `<code>` child, itself, then up to two wrappers. */

@@ -16,7 +16,7 @@ import TurndownService from 'turndown';
 import { taskListItems } from 'turndown-plugin-gfm';
 import { addTableRules, asNode, inDataCell } from './tables.ts';
 import { addCodeRules } from './code.ts';
-import { BASE64_PLACEHOLDER, escapeMarkdown, tidyMarkdown } from '../../../formats/markdown/text.ts';
+import { BASE64_PLACEHOLDER, encodeUrl, escapeMarkdown, oneLine, tidyMarkdown } from '../../../formats/markdown/text.ts';
 import { normalizeSpace, parseHtml, serializeHtml, textOf } from '../../../parsers/html/dom.ts';
 import { flattenDeepNesting } from '../../../parsers/html/basic-clean.ts';
 
@@ -24,18 +24,6 @@ import { flattenDeepNesting } from '../../../parsers/html/basic-clean.ts';
 export interface MarkdownOptions {
   /** Replace `data:` image URLs by `<Base64-Image-Removed>` (alt text kept). Default true. */
   removeBase64Images?: boolean;
-}
-
-function encodeUrl(url: string): string {
-  return url.trim().replace(/\s/g, (c) => encodeURIComponent(c)).replace(/[()<>]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
-}
-
-function oneLine(content: string): string {
-  return content
-    .split('\n')
-    .map((l) => l.replace(/^\s*(#{1,6}\s+|[-*+]\s+|\d+\.\s+|>\s?)/, '').trim())
-    .filter(Boolean)
-    .join(' ');
 }
 
 function createService(removeBase64: boolean): TurndownService {
