@@ -6,7 +6,7 @@
  * JSON survive as they are); errors come back as `DatabaseError` with their Postgres fields.
  * The directory lock is held here, on the main thread, where the process's lock registry lives.
  */
-import { fileURLToPath } from 'node:url';
+import { workerEntry } from '../worker-entry.ts';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
 import { lockPgliteDir } from './pglite.ts';
 
@@ -63,11 +63,6 @@ export class DatabaseError extends Error {
 type Body<R> = R extends unknown ? Omit<R, 'id'> : never;
 type Refable = Worker & { ref(): void; unref(): void };
 
-function defaultWorkerUrl(): string {
-  if (import.meta.url.includes('/$bunfs/')) return '/$bunfs/root/core/db/pglite-worker.js';
-  return fileURLToPath(new URL('./pglite-worker.ts', import.meta.url));
-}
-
 /** An open embedded database and how to close it (pglite.ts `OpenedPglite` is one too). */
 export interface PgliteHandle {
   pg: PgliteClient;
@@ -90,7 +85,7 @@ export interface OpenRemotePgliteOptions {
  */
 export async function openRemotePglite(dir: string | undefined, options: OpenRemotePgliteOptions = {}): Promise<PgliteHandle> {
   const release = dir === undefined ? () => {} : lockPgliteDir(dir);
-  const worker = new Worker(options.workerUrl ?? defaultWorkerUrl()) as Refable;
+  const worker = new Worker(options.workerUrl ?? workerEntry('core/db/pglite-worker.ts')) as Refable;
   const pending = new Map<number, { resolve(value: any): void; reject(e: Error): void }>();
   let nextId = 1;
   let stopped: Error | undefined;

@@ -9,7 +9,7 @@
  * GRACE_MS, is terminated and replaced; its tasks fail (SCRAPE_TIMEOUT for the overrun, a retryable
  * UNKNOWN_ERROR for a crash), never hang. Size: `ResolvedConfig.contentThreads` (0: no pool).
  */
-import { fileURLToPath } from 'node:url';
+import { workerEntry } from '../worker-entry.ts';
 import type { ResolvedConfig } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { EngineResponse } from '../plugin.ts';
@@ -49,12 +49,6 @@ export interface ContentThreads {
   close(): Promise<void>;
 }
 
-function workerUrl(): string {
-  return import.meta.url.includes('/$bunfs/')
-    ? '/$bunfs/root/core/pipeline/content-worker.js'
-    : fileURLToPath(new URL('./content-worker.ts', import.meta.url));
-}
-
 /** Bun's Worker can stop holding the process open while idle. */
 type Refable = Worker & { ref(): void; unref(): void };
 
@@ -91,7 +85,7 @@ export function createContentThreads(config: ResolvedConfig, log: Logger): Conte
   }
 
   function start(i: number): Thread {
-    const worker = new Worker(workerUrl()) as Refable;
+    const worker = new Worker(workerEntry('core/pipeline/content-worker.ts')) as Refable;
     const thread: Thread = { worker, pending: new Map() };
     worker.postMessage({ config } satisfies ContentInit);
     worker.onmessage = (event: MessageEvent<ContentReply>) => {

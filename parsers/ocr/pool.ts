@@ -5,9 +5,9 @@
  * `config.ocrLanguages` are read from `<dataDir>/tessdata/<lang>.traineddata[.gz]` (worker.ts).
  * A recognition that outlives its caller's abort signal costs its worker, which is terminated.
  */
+import { workerEntry } from '../../core/worker-entry.ts';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ResolvedConfig } from '../../core/config.ts';
 import { TrawlError } from '../../core/errors.ts';
 import { toOcrResult, type OcrResult } from './result.ts';
@@ -31,11 +31,6 @@ interface Slot {
 interface Waiter {
   run: (slot: Slot) => void;
   fail: (error: unknown) => void;
-}
-
-/** Where the worker entry is: next to this file, or at its build entrypoint path in a compiled binary. */
-function workerPath(): string {
-  return import.meta.url.includes('/$bunfs/') ? '/$bunfs/root/parsers/ocr/worker.js' : fileURLToPath(new URL('./worker.ts', import.meta.url));
 }
 
 /** A pool of tesseract workers for one language set. */
@@ -158,7 +153,7 @@ export class OcrPool {
     const failed = new Promise<never>((_, reject) => (fail = reject));
     failed.catch(() => undefined);
     const created = createWorker(this.languages.join('+'), 1, {
-      workerPath: workerPath(),
+      workerPath: workerEntry('parsers/ocr/worker.ts'),
       cachePath: this.tessdataDir,
       cacheMethod: 'readOnly',
       errorHandler: (e: unknown) => fail(new Error(String(e))),

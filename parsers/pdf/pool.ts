@@ -5,8 +5,8 @@
  * RECYCLE_BYTES, and after IDLE_MS without work. OCR requests from workers go to the OCR pool with a
  * signal that fires a little before the deadline, so late pages fail softly instead of the job.
  */
+import { workerEntry } from '../../core/worker-entry.ts';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import type { ParsedDocument, PluginContext } from '../../core/plugin.ts';
 import { TrawlError, type SerializedError } from '../../core/errors.ts';
 import type { EngineJob } from './job.ts';
@@ -18,10 +18,6 @@ const GRACE_MS = 3_000;
 const RECYCLE_BYTES = 512 * 1024 * 1024;
 /** mupdf heap at which a job stops reading pages, bytes (the WASM heap cannot exceed 2 GiB). */
 export const MEMORY_LIMIT_BYTES = 1536 * 1024 * 1024;
-
-function workerUrl(): string {
-  return import.meta.url.includes('/$bunfs/') ? '/$bunfs/root/parsers/pdf/worker.js' : fileURLToPath(new URL('./worker.ts', import.meta.url));
-}
 
 /** Bun's Worker can stop holding the process open while idle. */
 type Refable = Worker & { ref(): void; unref(): void };
@@ -47,7 +43,7 @@ function acquire(signal: AbortSignal): Promise<Slot> {
     return Promise.resolve(free);
   }
   if (slots.length < size) {
-    const slot = { worker: new Worker(workerUrl()) as Refable, busy: true };
+    const slot = { worker: new Worker(workerEntry('parsers/pdf/worker.ts')) as Refable, busy: true };
     slots.push(slot);
     return Promise.resolve(slot);
   }
@@ -70,7 +66,7 @@ function release(slot: Slot, keep: boolean): void {
     slots.splice(i, 1);
     const next = waiting.shift();
     if (next) {
-      const fresh = { worker: new Worker(workerUrl()) as Refable, busy: true };
+      const fresh = { worker: new Worker(workerEntry('parsers/pdf/worker.ts')) as Refable, busy: true };
       slots.push(fresh);
       next.take(fresh);
     }
