@@ -9,7 +9,7 @@ import type { Queryable } from '../db/client.ts';
 import type { Logger } from '../log.ts';
 import type { Document } from '../pipeline/scrape.ts';
 import { upsertPage, type IndexedPage } from './local-index.ts';
-import { extractPaper } from './papers/extract.ts';
+import { extractPaper, type PaperRecord } from './papers/extract.ts';
 import { upsertPaper } from './papers/store.ts';
 import { clip, markdownToText, parseDate } from './text.ts';
 import { safeDecode } from './operators.ts';
@@ -102,18 +102,24 @@ export function pageFromDocument(doc: Document, text = documentText(doc), now = 
   };
 }
 
+/** What a document adds to the indexes: its page row (none for error pages) and its paper, if any. */
+export function indexEntriesOf(doc: Document): { page?: IndexedPage; paper?: PaperRecord } {
+  const text = documentText(doc);
+  const page = pageFromDocument(doc, text);
+  return page ? { page, paper: extractPaper(doc, text) } : {};
+}
+
 /**
- * Indexes one scraped document (page, and paper when it carries paper metadata).
+ * Indexes one scraped document now (page, and paper when it carries paper metadata); crawl pages go
+ * through the batched feed instead (index-feed.ts).
  * @param db  database
  * @param doc the Document as the pipeline produced it
  */
 export async function indexScrapedDocument(db: Queryable, doc: Document, log: Logger): Promise<void> {
   try {
-    const text = documentText(doc);
-    const page = pageFromDocument(doc, text);
+    const { page, paper } = indexEntriesOf(doc);
     if (!page) return;
     await upsertPage(db, page);
-    const paper = extractPaper(doc, text);
     if (paper) await upsertPaper(db, paper);
   } catch (err) {
     log.warn({ err }, 'search indexing failed');

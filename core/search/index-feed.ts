@@ -11,9 +11,8 @@ import type { Queryable } from '../db/client.ts';
 import type { Logger } from '../log.ts';
 import type { Document } from '../pipeline/scrape.ts';
 import { upsertPages, type IndexedPage } from './local-index.ts';
-import { extractPaper } from './papers/extract.ts';
 import { upsertPaper } from './papers/store.ts';
-import { documentText, pageFromDocument } from './index-document.ts';
+import { indexEntriesOf } from './index-document.ts';
 
 export interface IndexFeedOptions {
   /** Rows per upsert statement. Default 50. */
@@ -81,11 +80,9 @@ export function createSearchIndexFeed(db: Queryable, log: Logger, options: Index
     flush,
     async add(doc) {
       try {
-        const text = documentText(doc);
-        const page = pageFromDocument(doc, text);
+        const { page, paper } = indexEntriesOf(doc);
         if (!page) return;
         queued.push(page);
-        const paper = extractPaper(doc, text);
         if (paper) await upsertPaper(db, paper).catch((err) => log.warn({ err }, 'paper indexing failed'));
       } catch (err) {
         log.warn({ err }, 'search indexing failed');
