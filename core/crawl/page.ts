@@ -1,8 +1,9 @@
 /**
  * One page of a crawl or batch scrape, worker side: claim the frontier row, hold its lease while
  * scraping it with the job's scrape options (plus the links format when its links are to be
- * followed), judge its redirect and its links, then store the outcome (page-store.ts). A worker runs the pages its
- * completions let into the window back to back (a chain) instead of sending each through the queue.
+ * followed), judge its redirect and its links, then store the outcome (page-store.ts). A worker runs
+ * the pages its completions let into the window back to back (a chain) instead of sending each
+ * through the queue.
  */
 import type { Services } from '../services.ts';
 import { TrawlError } from '../errors.ts';
