@@ -11,6 +11,7 @@ import crawlFunctions from './0003_crawl_functions.sql' with { type: 'text' };
 import search from './0004_search.sql' with { type: 'text' };
 import scrape from './0005_scrape.sql' with { type: 'text' };
 import crawlCharge from './0006_crawl_charge.sql' with { type: 'text' };
+import crawlWindowIndexes from './0007_crawl_window_indexes.sql' with { type: 'text' };
 
 export interface Migration {
   /** Unique, sortable name (the file name without `.sql`), recorded in `trawl_migrations`. */
@@ -27,4 +28,5 @@ export const migrations: Migration[] = [
   { name: '0004_search', sql: search },
   { name: '0005_scrape', sql: scrape },
   { name: '0006_crawl_charge', sql: crawlCharge },
+  { name: '0007_crawl_window_indexes', sql: crawlWindowIndexes },
 ];

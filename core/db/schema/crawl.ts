@@ -80,6 +80,9 @@ export const crawlUrls = pgTable(
     primaryKey({ columns: [t.jobId, t.urlKey] }),
     uniqueIndex('crawl_urls_id_idx').on(t.id),
     index('crawl_urls_job_status_idx').on(t.jobId, t.status, t.depth, t.id),
+    // 0007: the window (queued, active) and the backlog, read by crawl_advance on every page.
+    index('crawl_urls_window_idx').on(t.jobId).where(sql`status IN ('queued', 'active')`),
+    index('crawl_urls_backlog_idx').on(t.jobId, t.depth, t.id).where(sql`status = 'backlog'`),
     uniqueIndex('crawl_urls_job_seq_idx').on(t.jobId, t.seq).where(sql`seq IS NOT NULL`),
   ],
 );
