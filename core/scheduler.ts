@@ -6,6 +6,7 @@
 import type { Services } from './services.ts';
 import { sweepCache } from './cache/store.ts';
 import { sweepRecords } from './interact/records.ts';
+import { reanalyzeStaleRows } from './search/local-index.ts';
 
 export interface ScheduledTask {
   name: string;
@@ -29,6 +30,14 @@ export const TASKS: ScheduledTask[] = [
     async run(services) {
       await sweepCache(services.db);
       await sweepRecords(services.db);
+    },
+  },
+  {
+    // Search index rows written by an older analyzer (core/search/analyzer.ts): up to 10,000 a run.
+    name: 'reanalyze-search-index',
+    everyMs: 60_000,
+    async run(services) {
+      for (let i = 0; i < 50 && (await reanalyzeStaleRows(services.db)) > 0; i++);
     },
   },
   {

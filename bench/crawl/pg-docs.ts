@@ -10,6 +10,7 @@
  *
  *   bun bench/crawl/pg-docs.ts
  *   bun bench/crawl/pg-docs.ts --distributed --team-concurrency 20
+ *   bun bench/crawl/pg-docs.ts --full-page     # whole pages to markdown, as Crawlee's side does
  *   bun bench/crawl/pg-docs.ts --skip-crawlee --profile /tmp/prof   # CPU profile of trawl serve
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -27,6 +28,11 @@ const { values: args } = parseArgs({
     /** TRAWL_CONTENT_THREADS of the Trawl processes (default: Trawl's own, cores - 1). */
     'content-threads': { type: 'string' },
     'skip-crawlee': { type: 'boolean', default: false },
+    /**
+     * Convert whole pages (onlyMainContent: false), the work Crawlee's side does (turndown of <body>).
+     * Without it Trawl also finds each page's main content (its default), which Crawlee does not.
+     */
+    'full-page': { type: 'boolean', default: false },
     /** Write a markdown CPU profile of the embedded `trawl serve` to this directory (bun --cpu-prof-md). */
     profile: { type: 'string' },
   },
@@ -76,7 +82,7 @@ async function crawlWithTrawl(base: string, start: string): Promise<{ pages: num
   const res = await fetch(`${base}/v2/crawl`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ url: start, limit: 5000, scrapeOptions: { formats: ['markdown'] } }),
+    body: JSON.stringify({ url: start, limit: 5000, scrapeOptions: { formats: ['markdown'], onlyMainContent: !args['full-page'] } }),
   });
   const { id } = (await res.json()) as { id: string };
   for (;;) {
@@ -161,11 +167,11 @@ try {
   const rate = (r: Record<string, unknown>) => (typeof r.pages === 'number' && typeof r.seconds === 'number' ? r.pages / r.seconds : undefined);
   const tr = rate(trawl);
   const cr = rate(crawlee);
-  process.stdout.write(`Trawl   ${trawl.mode}: ${trawl.pages} pages in ${(trawl.seconds as number).toFixed(1)} s = ${tr?.toFixed(1)} pages/s, peak RSS ${JSON.stringify(trawl.peakRssMb)} MB\n`);
+  process.stdout.write(`Trawl   ${trawl.mode}, onlyMainContent ${!args['full-page']}: ${trawl.pages} pages in ${(trawl.seconds as number).toFixed(1)} s = ${tr?.toFixed(1)} pages/s, peak RSS ${JSON.stringify(trawl.peakRssMb)} MB\n`);
   if (cr) process.stdout.write(`Crawlee CheerioCrawler + turndown: ${crawlee.pages} pages in ${(crawlee.seconds as number).toFixed(1)} s = ${cr.toFixed(1)} pages/s, peak RSS ${crawlee.peakRssMb} MB\n`);
   else process.stdout.write(`Crawlee: ${crawlee.skipped ?? JSON.stringify(crawlee)}\n`);
   if (tr && cr) process.stdout.write(`Trawl / Crawlee: ${(tr / cr).toFixed(2)}x\n`);
-  process.stdout.write(`${JSON.stringify({ trawl: { ...trawl, pagesPerSecond: tr }, crawlee: { ...crawlee, pagesPerSecond: cr }, loadavg: loadavg() })}\n`);
+  process.stdout.write(`${JSON.stringify({ trawl: { ...trawl, onlyMainContent: !args['full-page'], pagesPerSecond: tr }, crawlee: { ...crawlee, pagesPerSecond: cr }, loadavg: loadavg() })}\n`);
 } finally {
   site.stop();
 }

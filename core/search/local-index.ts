@@ -3,11 +3,13 @@
  * (table `search_index`, migration 0004). Works the same on PGlite and PostgreSQL. Queries keep web
  * search habits: all words must match first (websearch syntax: "phrases", -word, or), then pages
  * matching any word fill the remaining places; `site:`/`filetype:` operators, time filters, language
- * and safe search become SQL conditions. Snippets come from `ts_headline` over the stored text.
+ * and safe search become SQL conditions. Snippets come from `ts_headline` over the stored text. Page
+ * and query text are analyzed in JavaScript (analyzer.ts); the database stores and matches lexemes.
  */
 import type { Queryable } from '../db/client.ts';
 import type { SearchIndexKind } from '../db/schema/search.ts';
 import type { ParsedQuery } from './operators.ts';
+import { toTsquery, toTsvector } from './analyzer.ts';
 
 export interface IndexedPage {
   url: string;
@@ -31,30 +33,70 @@ export async function upsertPage(db: Queryable, p: IndexedPage): Promise<void> {
   await upsertPages(db, [p]);
 }
 
+/** Escaped NUL characters (`\u0000` not preceded by an escaping backslash) in JSON text. */
+const JSON_NUL = /(?<!\\)((?:\\\\)*)\\u0000/g;
+
 /**
  * Inserts or refreshes pages (keyed by URL) in one statement; of two rows with the same URL the later
- * one is written.
+ * one is written. The tsvector of each row (title A, description B, content C) is computed here
+ * (analyzer.ts), so the database parses no text.
  */
 export async function upsertPages(db: Queryable, pages: readonly IndexedPage[]): Promise<void> {
-  const rows = [...new Map(pages.map((p) => [p.url, p])).values()];
+  const rows = [...new Map(pages.map((p) => [p.url, p])).values()].map((p) => ({
+    ...p,
+    tsv: toTsvector([{ text: p.title, weight: 'A' }, { text: p.description, weight: 'B' }, { text: p.content, weight: 'C' }]),
+  }));
   if (rows.length === 0) return;
   // One JSON parameter for the batch: both drivers send it as text, whatever the column types.
-  // NUL characters cannot be stored in text columns: they are dropped.
-  const json = JSON.stringify(rows, (_key, v) => (typeof v === 'string' ? v.replace(/\0/g, '') : v));
+  // NUL characters cannot be stored in text columns: they are dropped (from the JSON text, which
+  // keeps JSON.stringify on its fast path; a replacer function makes it several times slower).
+  let json = JSON.stringify(rows);
+  if (json.includes('\\u0000')) json = json.replace(JSON_NUL, '$1');
   await db.query(
     `INSERT INTO search_index (url, host, path, title, description, content, kind, filetype, language, image_url,
-       image_width, image_height, adult, published_at, updated_at)
+       image_width, image_height, adult, published_at, updated_at, tsv, analyzer)
      SELECT x.url, x.host, x.path, x.title, x.description, x.content, x.kind, x.filetype, x.language, x."imageUrl",
-       x."imageWidth", x."imageHeight", x.adult, x."publishedAt", now()
+       x."imageWidth", x."imageHeight", x.adult, x."publishedAt", now(), x.tsv::tsvector, ${ANALYZER_VERSION}
      FROM jsonb_to_recordset($1::jsonb) AS x(url text, host text, path text, title text, description text, content text, kind text,
-       filetype text, language text, "imageUrl" text, "imageWidth" int, "imageHeight" int, adult boolean, "publishedAt" timestamptz)
+       filetype text, language text, "imageUrl" text, "imageWidth" int, "imageHeight" int, adult boolean, "publishedAt" timestamptz,
+       tsv text)
      ON CONFLICT (url) DO UPDATE SET host = EXCLUDED.host, path = EXCLUDED.path, title = EXCLUDED.title,
        description = EXCLUDED.description, content = EXCLUDED.content, kind = EXCLUDED.kind, filetype = EXCLUDED.filetype,
        language = EXCLUDED.language, image_url = EXCLUDED.image_url, image_width = EXCLUDED.image_width,
        image_height = EXCLUDED.image_height, adult = EXCLUDED.adult,
-       published_at = coalesce(EXCLUDED.published_at, search_index.published_at), updated_at = now()`,
+       published_at = coalesce(EXCLUDED.published_at, search_index.published_at), updated_at = now(),
+       tsv = EXCLUDED.tsv, analyzer = EXCLUDED.analyzer`,
     [json],
   );
+}
+
+/**
+ * Version of analyzer.ts that `search_index.analyzer` records per row; rows with an older one (null:
+ * written by the database's `to_tsvector` before migration 0008) are analyzed again by
+ * `reanalyzeStaleRows`. Raise it when the analyzer's rules change.
+ */
+export const ANALYZER_VERSION = 1;
+
+/**
+ * Recomputes the tsvector of up to `batch` rows analyzed by an older analyzer.
+ * @returns the number of rows updated (0: none left)
+ */
+export async function reanalyzeStaleRows(db: Queryable, batch = 200): Promise<number> {
+  const rows = await db.query<{ url: string; title: string; description: string; content: string }>(
+    `SELECT url, title, description, content FROM search_index
+     WHERE analyzer IS NULL OR analyzer < ${ANALYZER_VERSION} LIMIT ${Math.floor(batch)}`,
+  );
+  if (rows.length === 0) return 0;
+  const updates = rows.map((r) => ({
+    url: r.url,
+    tsv: toTsvector([{ text: r.title, weight: 'A' }, { text: r.description, weight: 'B' }, { text: r.content, weight: 'C' }]),
+  }));
+  await db.query(
+    `UPDATE search_index s SET tsv = x.tsv::tsvector, analyzer = ${ANALYZER_VERSION}
+     FROM jsonb_to_recordset($1::jsonb) AS x(url text, tsv text) WHERE s.url = x.url`,
+    [JSON.stringify(updates)],
+  );
+  return rows.length;
 }
 
 export interface LocalQuery {
@@ -138,9 +180,9 @@ export const OR_FILL_CAP = 1000;
 export async function searchPages(db: Queryable, q: LocalQuery): Promise<LocalHit[]> {
   const { positive, negative } = splitTerms(q.parsed.text);
   /** `cap`: rank at most this many matching pages (the any-word fill, where common words match most pages). */
-  const run = async (tsquery: string, args: string[], exclude: string[], limit: number, cap?: number): Promise<LocalHit[]> => {
-    const params: unknown[] = [...args];
-    const where = [`tsv @@ (${tsquery})`, ...filters(q, params)];
+  const run = async (tsquery: string, exclude: string[], limit: number, cap?: number): Promise<LocalHit[]> => {
+    const params: unknown[] = [tsquery];
+    const where = [`tsv @@ $1::tsquery`, ...filters(q, params)];
     if (exclude.length) {
       params.push(exclude);
       where.push(`url <> ALL($${params.length}::text[])`);
@@ -152,12 +194,12 @@ export async function searchPages(db: Queryable, q: LocalQuery): Promise<LocalHi
       ? ['coalesce(published_at, updated_at) DESC, rank DESC', 'coalesce(s.published_at, s.updated_at) DESC, top.rank DESC']
       : ['rank DESC, coalesce(published_at, updated_at) DESC', 'top.rank DESC, coalesce(s.published_at, s.updated_at) DESC'];
     const headline = q.highlights
-      ? `ts_headline('english', left(s.content, 20000), (${tsquery}), 'MaxWords=35, MinWords=15, MaxFragments=1, StartSel="", StopSel=""')`
+      ? `ts_headline('english', left(s.content, 20000), $1::tsquery, 'MaxWords=35, MinWords=15, MaxFragments=1, StartSel="", StopSel=""')`
       : 'NULL';
     return db.query<LocalHit>(
       `WITH top AS MATERIALIZED (
          SELECT url, rank FROM (
-           SELECT url, published_at, updated_at, ts_rank_cd(tsv, (${tsquery}), 32) AS rank FROM search_index
+           SELECT url, published_at, updated_at, ts_rank_cd(tsv, $1::tsquery, 32) AS rank FROM search_index
            WHERE ${where.join(' AND ')}${capSql}) c
          ORDER BY ${inner} LIMIT ${limitParam})
        SELECT s.url, s.title, s.description, ${headline} AS headline,
@@ -167,12 +209,13 @@ export async function searchPages(db: Queryable, q: LocalQuery): Promise<LocalHi
       params,
     );
   };
-  const all = await run(`websearch_to_tsquery('english', $1)`, [q.parsed.text], [], q.limit);
+  const tsquery = toTsquery(q.parsed.text);
+  if (tsquery === null) return []; // nothing searchable (only stop words, punctuation or negations)
+  const all = await run(tsquery, [], q.limit);
   // Fewer hits than asked with every word required: fill up with pages matching any word, ranked after.
   if (all.length >= q.limit || positive.length < 2) return all;
-  const args = [positive.join(' or ')];
-  if (negative.length) args.push(negative.map((n) => `-${n}`).join(' '));
-  const tsquery = `websearch_to_tsquery('english', $1)${negative.length ? ` && websearch_to_tsquery('english', $2)` : ''}`;
-  const extra = await run(tsquery, args, all.map((h) => h.url), q.limit - all.length, OR_FILL_CAP);
+  const anyWord = toTsquery([positive.join(' or '), ...negative.map((n) => `-${n}`)].join(' '));
+  if (anyWord === null) return all;
+  const extra = await run(anyWord, all.map((h) => h.url), q.limit - all.length, OR_FILL_CAP);
   return [...all, ...extra];
 }

@@ -12,6 +12,7 @@ import search from './0004_search.sql' with { type: 'text' };
 import scrape from './0005_scrape.sql' with { type: 'text' };
 import crawlCharge from './0006_crawl_charge.sql' with { type: 'text' };
 import crawlWindowIndexes from './0007_crawl_window_indexes.sql' with { type: 'text' };
+import searchAnalyzer from './0008_search_analyzer.sql' with { type: 'text' };
 
 export interface Migration {
   /** Unique, sortable name (the file name without `.sql`), recorded in `trawl_migrations`. */
@@ -29,4 +30,5 @@ export const migrations: Migration[] = [
   { name: '0005_scrape', sql: scrape },
   { name: '0006_crawl_charge', sql: crawlCharge },
   { name: '0007_crawl_window_indexes', sql: crawlWindowIndexes },
+  { name: '0008_search_analyzer', sql: searchAnalyzer },
 ];

@@ -1,0 +1,183 @@
+/**
+ * The local search index's text analyzer: turns page text into a PostgreSQL `tsvector` literal and a
+ * query into a `tsquery` literal, in JavaScript, so the database only stores and matches lexemes.
+ * On the pages of the PostgreSQL manual (6 KB of text each), `to_tsvector('english', ...)` costs
+ * 0.75 ms per page in PGlite, where it runs as WASM on the one database thread (0.62 ms in
+ * PostgreSQL), against 0.2 ms for the analyzer here and 0.1 ms for the database to read its literal
+ * (bench/search/analyzer.ts).
+ *
+ * Rules (the same for pages and queries, so they always agree):
+ * - A word is a run of Unicode letters, digits and marks; everything else separates words
+ *   (`full-text` is `full`, `text`; `pg_dump` is `pg`, `dump`; `3.14` is `3`, `14`).
+ * - Words are lower-cased. Words of letters only that are PostgreSQL's english stop words
+ *   (tsearch_data/english.stop) are dropped, the others are stemmed with Porter2 (the Snowball
+ *   English stemmer that PostgreSQL's `english` configuration uses: the same stem for all but 3 of
+ *   15,285 distinct words of two Debian manuals). Words with digits are kept as they are.
+ * - Every word, stop word or not, takes the next position, so phrases keep their gaps (`state of
+ *   the art` is `state <3> art`, as in PostgreSQL).
+ * Because queries are analyzed here too, `ts_headline` (the database's own parser) still finds the
+ * query's words in a page: both sides stem plain words the same way.
+ */
+import { stem } from 'porter2';
+
+/** PostgreSQL's english stop words (share/tsearch_data/english.stop, 127 words). */
+const STOP_WORDS = new Set(
+  ('i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself it its ' +
+    'itself they them their theirs themselves what which who whom this that these those am is are was were be been being have ' +
+    'has had having do does did doing a an the and but if or because as until while of at by for with about against between ' +
+    'into through during before after above below to from up down in out on off over under again further then once here there ' +
+    'when where why how all any both each few more most other some such no nor not only own same so than too very s t can will ' +
+    'just don should now').split(' '),
+);
+
+/** Highest position a tsvector stores (PostgreSQL MAXENTRYPOS - 1); later words share it. */
+const MAX_POSITION = 16383;
+/** Positions kept per lexeme (PostgreSQL MAXNUMPOS). */
+const MAX_POSITIONS_PER_LEXEME = 256;
+/** Longer words (data blobs, run-together identifiers) are not indexed, chars. */
+const MAX_WORD_CHARS = 100;
+
+/** What separates words: anything but Unicode letters, digits and marks. */
+const NON_WORD = /[^\p{L}\p{N}\p{M}]+/u;
+const HAS_DIGIT = /\p{N}/u;
+
+/** The words of `text`, lower-cased, in order. */
+function wordsOf(text: string): string[] {
+  const words = text.toLowerCase().split(NON_WORD);
+  // A leading or trailing separator leaves an empty string at that end.
+  if (words.length > 0 && words[words.length - 1] === '') words.pop();
+  if (words.length > 0 && words[0] === '') words.shift();
+  return words;
+}
+
+/** Stems of words seen lately (the vocabulary of a site repeats a lot); cleared when it grows past 50,000. */
+const stems = new Map<string, string | null>();
+
+/**
+ * The lexeme of one lower-cased word, or null for a stop word. Over-long words are null too.
+ */
+export function lexemeOf(word: string): string | null {
+  let lexeme = stems.get(word);
+  if (lexeme !== undefined) return lexeme;
+  if (word.length > MAX_WORD_CHARS || STOP_WORDS.has(word)) lexeme = null;
+  else if (HAS_DIGIT.test(word)) lexeme = word;
+  else lexeme = stem(word);
+  if (stems.size >= 50_000) stems.clear();
+  stems.set(word, lexeme);
+  return lexeme;
+}
+
+/** One analyzed word: its lexeme (null for a stop word) and 1-based position. */
+export interface Token {
+  lexeme: string | null;
+  position: number;
+}
+
+/** Words of `text` in order, positions counted from `after + 1`. */
+export function tokenize(text: string, after = 0): Token[] {
+  const out: Token[] = [];
+  let position = after;
+  for (const word of wordsOf(text)) out.push({ lexeme: lexemeOf(word), position: ++position });
+  return out;
+}
+
+/** Quotes a lexeme for a tsvector or tsquery literal. */
+function quote(lexeme: string): string {
+  // Words hold letters, digits and marks only; the escapes keep the literal safe whatever changes.
+  return lexeme.includes("'") || lexeme.includes('\\') ? `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'` : `'${lexeme}'`;
+}
+
+const WEIGHTS = ['A', 'B', 'C', 'D'] as const;
+/** How a weight is written after a position (D, the default, is not written). */
+const WEIGHT_SUFFIX = ['A', 'B', 'C', ''];
+
+/** A field of a document and its weight (A highest). */
+export interface WeightedText {
+  text: string;
+  weight: 'A' | 'B' | 'C' | 'D';
+}
+
+/**
+ * The tsvector literal of a document's fields, positions running on from one field to the next
+ * (what `setweight(to_tsvector(a), 'A') || setweight(to_tsvector(b), 'B') || ...` gives).
+ * @returns e.g. `'postgr':1A,7C 'manual':2A` (empty string: no words)
+ */
+export function toTsvector(fields: readonly WeightedText[]): string {
+  // Positions are gathered per word first (one map lookup per word), then merged per lexeme (one
+  // stem lookup per distinct word). A position is kept as `position * 4 + weight index`; the database
+  // sorts each lexeme's positions when it reads them.
+  const byWord = new Map<string, number[]>();
+  let position = 0;
+  for (const { text, weight } of fields) {
+    const w = WEIGHTS.indexOf(weight);
+    for (const word of wordsOf(text)) {
+      position++;
+      const at = (position < MAX_POSITION ? position : MAX_POSITION) * 4 + w;
+      const list = byWord.get(word);
+      if (!list) byWord.set(word, [at]);
+      else list.push(at);
+    }
+  }
+  const byLexeme = new Map<string, number[]>();
+  for (const [word, list] of byWord) {
+    const lexeme = lexemeOf(word);
+    if (lexeme === null) continue;
+    const merged = byLexeme.get(lexeme);
+    if (!merged) byLexeme.set(lexeme, list);
+    else for (const at of list) merged.push(at);
+  }
+  let out = '';
+  for (const [lexeme, list] of byLexeme) {
+    // PostgreSQL keeps at most 256 positions of a lexeme; these are the first 256 of the text.
+    if (list.length > MAX_POSITIONS_PER_LEXEME) list.sort((a, b) => a - b).length = MAX_POSITIONS_PER_LEXEME;
+    out += (out ? ' ' : '') + quote(lexeme) + ':';
+    for (let i = 0; i < list.length; i++) out += (i ? ',' : '') + (list[i] >> 2) + WEIGHT_SUFFIX[list[i] & 3];
+  }
+  return out;
+}
+
+/** A phrase's tsquery: its lexemes in order, joined by `<N>` with N the position gap. */
+function phraseQuery(text: string): string | null {
+  let out = '';
+  let last = 0;
+  for (const t of tokenize(text)) {
+    if (t.lexeme === null) continue;
+    out = last === 0 ? quote(t.lexeme) : `${out} <${t.position - last === 1 ? '-' : t.position - last}> ${quote(t.lexeme)}`;
+    last = t.position;
+  }
+  if (!out) return null;
+  return out.includes(' <') ? `(${out})` : out;
+}
+
+/**
+ * The tsquery literal of a query in web search syntax (what `websearch_to_tsquery` accepts): words
+ * must all match, `"quoted words"` as a phrase, `-word` or `-"phrase"` must not match, `or` between
+ * two terms matches either. A term with several words (`full-text`, `3.14`) is a phrase.
+ * @returns e.g. `'postgr' & ('full' <-> 'text') & !'mysql'`, or null when no term has a searchable word
+ *          (only stop words or punctuation): such a query matches no page
+ */
+export function toTsquery(query: string): string | null {
+  /** Clauses joined by AND; each clause is terms joined by OR. */
+  const clauses: string[][] = [];
+  let orPending = false;
+  for (const m of query.matchAll(/(-?)"([^"]*)"?|(-?)([^\s"]+)/g)) {
+    const negated = (m[1] ?? m[3]) === '-';
+    const body = m[2] ?? m[4] ?? '';
+    if (m[2] === undefined && !negated && body.toLowerCase() === 'or') {
+      orPending = clauses.length > 0;
+      continue;
+    }
+    const phrase = phraseQuery(body);
+    if (phrase === null) continue;
+    const term = negated ? `!${phrase}` : phrase;
+    if (orPending) clauses[clauses.length - 1].push(term);
+    else clauses.push([term]);
+    orPending = false;
+  }
+  if (clauses.length === 0 || clauses.every((c) => c.every((t) => t.startsWith('!')))) {
+    // Only negations: like websearch_to_tsquery, that would match every page without the words; a
+    // search needs something to look for.
+    return null;
+  }
+  return clauses.map((c) => (c.length > 1 ? `(${c.join(' | ')})` : c[0])).join(' & ');
+}
