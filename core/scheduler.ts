@@ -33,7 +33,7 @@ export const TASKS: ScheduledTask[] = [
     },
   },
   {
-    // Search index rows written by an older analyzer (core/search/analyzer.ts): up to 10,000 a run.
+    // Search index rows still to be analyzed (core/search/analyzer.ts, migration 0008): up to 10,000 a run.
     name: 'reanalyze-search-index',
     everyMs: 60_000,
     async run(services) {

@@ -67,20 +67,6 @@ export function lexemeOf(word: string): string | null {
   return lexeme;
 }
 
-/** One analyzed word: its lexeme (null for a stop word) and 1-based position. */
-export interface Token {
-  lexeme: string | null;
-  position: number;
-}
-
-/** Words of `text` in order, positions counted from `after + 1`. */
-export function tokenize(text: string, after = 0): Token[] {
-  const out: Token[] = [];
-  let position = after;
-  for (const word of wordsOf(text)) out.push({ lexeme: lexemeOf(word), position: ++position });
-  return out;
-}
-
 /** Quotes a lexeme for a tsvector or tsquery literal. */
 function quote(lexeme: string): string {
   // Words hold letters, digits and marks only; the escapes keep the literal safe whatever changes.
@@ -136,14 +122,22 @@ export function toTsvector(fields: readonly WeightedText[]): string {
   return out;
 }
 
+/** The tsvector literal of a search index row: title (weight A), description (B), content (C). */
+export function pageTsvector(page: { title: string; description: string; content: string }): string {
+  return toTsvector([{ text: page.title, weight: 'A' }, { text: page.description, weight: 'B' }, { text: page.content, weight: 'C' }]);
+}
+
 /** A phrase's tsquery: its lexemes in order, joined by `<N>` with N the position gap. */
 function phraseQuery(text: string): string | null {
   let out = '';
   let last = 0;
-  for (const t of tokenize(text)) {
-    if (t.lexeme === null) continue;
-    out = last === 0 ? quote(t.lexeme) : `${out} <${t.position - last === 1 ? '-' : t.position - last}> ${quote(t.lexeme)}`;
-    last = t.position;
+  let position = 0;
+  for (const word of wordsOf(text)) {
+    position++;
+    const lexeme = lexemeOf(word);
+    if (lexeme === null) continue;
+    out = last === 0 ? quote(lexeme) : `${out} <${position - last === 1 ? '-' : position - last}> ${quote(lexeme)}`;
+    last = position;
   }
   if (!out) return null;
   return out.includes(' <') ? `(${out})` : out;
@@ -153,10 +147,12 @@ function phraseQuery(text: string): string | null {
  * The tsquery literal of a query in web search syntax (what `websearch_to_tsquery` accepts): words
  * must all match, `"quoted words"` as a phrase, `-word` or `-"phrase"` must not match, `or` between
  * two terms matches either. A term with several words (`full-text`, `3.14`) is a phrase.
+ * @param mode `all` (the syntax above) or `any`: a page matching any one of the positive terms will
+ *             do (negated terms still must not match)
  * @returns e.g. `'postgr' & ('full' <-> 'text') & !'mysql'`, or null when no term has a searchable word
  *          (only stop words or punctuation): such a query matches no page
  */
-export function toTsquery(query: string): string | null {
+export function toTsquery(query: string, mode: 'all' | 'any' = 'all'): string | null {
   /** Clauses joined by AND; each clause is terms joined by OR. */
   const clauses: string[][] = [];
   let orPending = false;
@@ -174,10 +170,13 @@ export function toTsquery(query: string): string | null {
     else clauses.push([term]);
     orPending = false;
   }
-  if (clauses.length === 0 || clauses.every((c) => c.every((t) => t.startsWith('!')))) {
+  const terms = clauses.flat();
+  const positive = terms.filter((t) => !t.startsWith('!'));
+  if (positive.length === 0) {
     // Only negations: like websearch_to_tsquery, that would match every page without the words; a
     // search needs something to look for.
     return null;
   }
-  return clauses.map((c) => (c.length > 1 ? `(${c.join(' | ')})` : c[0])).join(' & ');
+  const groups = mode === 'all' ? clauses : [positive, ...terms.filter((t) => t.startsWith('!')).map((t) => [t])];
+  return groups.map((c) => (c.length > 1 ? `(${c.join(' | ')})` : c[0])).join(' & ');
 }

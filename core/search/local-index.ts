@@ -9,7 +9,7 @@
 import type { Queryable } from '../db/client.ts';
 import type { SearchIndexKind } from '../db/schema/search.ts';
 import type { ParsedQuery } from './operators.ts';
-import { toTsquery, toTsvector } from './analyzer.ts';
+import { pageTsvector, toTsquery } from './analyzer.ts';
 
 export interface IndexedPage {
   url: string;
@@ -42,10 +42,7 @@ const JSON_NUL = /(?<!\\)((?:\\\\)*)\\u0000/g;
  * (analyzer.ts), so the database parses no text.
  */
 export async function upsertPages(db: Queryable, pages: readonly IndexedPage[]): Promise<void> {
-  const rows = [...new Map(pages.map((p) => [p.url, p])).values()].map((p) => ({
-    ...p,
-    tsv: toTsvector([{ text: p.title, weight: 'A' }, { text: p.description, weight: 'B' }, { text: p.content, weight: 'C' }]),
-  }));
+  const rows = [...new Map(pages.map((p) => [p.url, p])).values()].map((p) => ({ ...p, tsv: pageTsvector(p) }));
   if (rows.length === 0) return;
   // One JSON parameter for the batch: both drivers send it as text, whatever the column types.
   // NUL characters cannot be stored in text columns: they are dropped (from the JSON text, which
@@ -71,26 +68,25 @@ export async function upsertPages(db: Queryable, pages: readonly IndexedPage[]):
 }
 
 /**
- * Version of analyzer.ts that `search_index.analyzer` records per row; rows with an older one (null:
- * written by the database's `to_tsvector` before migration 0008) are analyzed again by
- * `reanalyzeStaleRows`. Raise it when the analyzer's rules change.
+ * Version of analyzer.ts that `search_index.analyzer` records per row. Rows with null there (written
+ * by the database's `to_tsvector` before migration 0008) are analyzed again by `reanalyzeStaleRows`.
+ * When the analyzer's rules change: raise it, and add a migration that sets `analyzer` to null on
+ * rows of older versions.
  */
 export const ANALYZER_VERSION = 1;
 
 /**
- * Recomputes the tsvector of up to `batch` rows analyzed by an older analyzer.
+ * Recomputes the tsvector of up to `batch` rows still to be analyzed (`analyzer` null; found through
+ * the partial index search_index_unanalyzed_idx).
  * @returns the number of rows updated (0: none left)
  */
 export async function reanalyzeStaleRows(db: Queryable, batch = 200): Promise<number> {
   const rows = await db.query<{ url: string; title: string; description: string; content: string }>(
     `SELECT url, title, description, content FROM search_index
-     WHERE analyzer IS NULL OR analyzer < ${ANALYZER_VERSION} LIMIT ${Math.floor(batch)}`,
+     WHERE analyzer IS NULL LIMIT ${Math.floor(batch)}`,
   );
   if (rows.length === 0) return 0;
-  const updates = rows.map((r) => ({
-    url: r.url,
-    tsv: toTsvector([{ text: r.title, weight: 'A' }, { text: r.description, weight: 'B' }, { text: r.content, weight: 'C' }]),
-  }));
+  const updates = rows.map((r) => ({ url: r.url, tsv: pageTsvector(r) }));
   await db.query(
     `UPDATE search_index s SET tsv = x.tsv::tsvector, analyzer = ${ANALYZER_VERSION}
      FROM jsonb_to_recordset($1::jsonb) AS x(url text, tsv text) WHERE s.url = x.url`,
@@ -157,19 +153,6 @@ function filters(q: LocalQuery, params: unknown[]): string[] {
   return where;
 }
 
-/** Words and phrases of the query text split into positive and negated parts (websearch syntax). */
-function splitTerms(text: string): { positive: string[]; negative: string[] } {
-  const positive: string[] = [];
-  const negative: string[] = [];
-  for (const m of text.matchAll(/-?"[^"]*"?|[^\s"]+/g)) {
-    const t = m[0];
-    if (t === 'OR' || t === '|' || t === 'AND' || t === '(' || t === ')') continue;
-    if (t.startsWith('-') && t.length > 1) negative.push(t.slice(1));
-    else positive.push(t);
-  }
-  return { positive, negative };
-}
-
 /** Pages the any-word fill ranks at most (bounds the cost of common words; bench/search). */
 export const OR_FILL_CAP = 1000;
 
@@ -178,7 +161,6 @@ export const OR_FILL_CAP = 1000;
  * @returns at most `limit` hits, best first (newest first with `sortByDate`)
  */
 export async function searchPages(db: Queryable, q: LocalQuery): Promise<LocalHit[]> {
-  const { positive, negative } = splitTerms(q.parsed.text);
   /** `cap`: rank at most this many matching pages (the any-word fill, where common words match most pages). */
   const run = async (tsquery: string, exclude: string[], limit: number, cap?: number): Promise<LocalHit[]> => {
     const params: unknown[] = [tsquery];
@@ -212,10 +194,11 @@ export async function searchPages(db: Queryable, q: LocalQuery): Promise<LocalHi
   const tsquery = toTsquery(q.parsed.text);
   if (tsquery === null) return []; // nothing searchable (only stop words, punctuation or negations)
   const all = await run(tsquery, [], q.limit);
-  // Fewer hits than asked with every word required: fill up with pages matching any word, ranked after.
-  if (all.length >= q.limit || positive.length < 2) return all;
-  const anyWord = toTsquery([positive.join(' or '), ...negative.map((n) => `-${n}`)].join(' '));
-  if (anyWord === null) return all;
+  // Fewer hits than asked with every word required: fill up with pages matching any word, ranked after
+  // (unless that is the same query: one term, or terms that were all alternatives already).
+  if (all.length >= q.limit) return all;
+  const anyWord = toTsquery(q.parsed.text, 'any')!;
+  if (anyWord === tsquery) return all;
   const extra = await run(anyWord, all.map((h) => h.url), q.limit - all.length, OR_FILL_CAP);
   return [...all, ...extra];
 }

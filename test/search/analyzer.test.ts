@@ -45,6 +45,7 @@ describe('analyzer', () => {
     expect(toTsquery('"state of the art" -mysql')).toBe("('state' <3> 'art') & !'mysql'");
     expect(toTsquery('tide or moon harbour')).toBe("('tide' | 'moon') & 'harbour'");
     expect(toTsquery('full-text')).toBe("('full' <-> 'text')");
+    expect(toTsquery('tide or moon "the harbour" -mysql', 'any')).toBe("('tide' | 'moon' | 'harbour') & !'mysql'");
     expect(toTsquery("it's")).toBeNull(); // `it` and `s` are both stop words
     expect(toTsquery('the of and')).toBeNull();
     expect(toTsquery('-mysql')).toBeNull();
