@@ -162,7 +162,7 @@ describe('onlyMainContent on fixture pages', () => {
       'Local businesses on the quay said they were worried about losing trade during the busiest weeks before the summer.',
     ];
     const about = Array.from({ length: 8 }, (_, i) => `<div class="b${i}">Our cooperative was founded by a group of neighbours, shopkeepers, and teachers in ${1990 + i}, and it has grown every year since, with new members, new projects, and new volunteers joining us from all over the district.</div>`).join('');
-    const ld = JSON.stringify({ '@context': 'https://schema.org', '@graph': [{ '@type': 'WebPage' }, { '@type': 'NewsArticle', headline: 'Bridge to close', articleBody: story.join(' ') }] });
+    const ld = JSON.stringify({ '@context': 'https://schema.example', '@graph': [{ '@type': 'WebPage' }, { '@type': 'NewsArticle', headline: 'Bridge to close', articleBody: story.join(' ') }] });
     const html = `<html><head><title>Bridge to close</title><script type="application/ld+json">${ld}</script></head><body>
       <div class="x1"><h1>Bridge to close</h1><div class="x2">${story.map((p) => `<div>${p}</div>`).join('')}</div></div><div class="x3">${about}</div></body></html>`;
     const out = pageToMarkdown(html);
