@@ -3,7 +3,7 @@
  * and excess slots, breadth-first promotion within the concurrency window, claim tokens (a stale or
  * duplicated queue message claims nothing), finishing and cancelling.
  */
-import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { forEachDatabase, openTestDatabase, rejectionOf, type TestDatabase } from '../helpers/db.ts';
 import { newId } from '../../core/ids.ts';
 import { freeSlot, insertDiscovered, lockJob, promote, countByStatus, type Candidate } from '../../core/store/crawl-urls.ts';
@@ -110,5 +110,51 @@ forEachDatabase((kind) => {
     await createJob(t.db, { ...base, teamId: 'team-c', id: newId(), idempotencyKey: 'k1' });
     await t.db.query(`update idempotency_keys set created_at = now() - interval '25 hours' where key = 'k1' and team_id = 'team-b'`);
     await createJob(t.db, { ...base, id: newId(), idempotencyKey: 'k1' });
+  });
+});
+
+// The embedded database never gathers statistics (no autovacuum), so the planner takes any crawl for
+// a couple of rows. The per-page functions must still touch only the rows they name, or each page
+// costs O(pages of the crawl) (migration 0009_crawl_key_lookups). Counted with the table and index
+// statistics of PGlite's one backend.
+describe('pglite without planner statistics', () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await openTestDatabase('pglite');
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** Rows of crawl_urls read so far, by sequential and index scans. */
+  async function rowsRead(): Promise<number> {
+    await t.db.query('select pg_stat_force_next_flush()');
+    const [{ n }] = await t.db.query<{ n: string }>(
+      `select (select coalesce(seq_tup_read, 0) from pg_stat_user_tables where relname = 'crawl_urls')
+            + (select coalesce(sum(idx_tup_read), 0) from pg_stat_user_indexes where relname = 'crawl_urls') as n`,
+    );
+    return Number(n);
+  }
+
+  test('advancing the window and inserting links read a few rows of a 2,000-row crawl, not all of them', async () => {
+    const id = newId();
+    await createJob(t.db, { id, teamId: 'team-s', kind: 'crawl', url: 'http://s/', publicOptions: {}, options: {}, concurrency: 4, delayMs: 0, urlLimit: 5000, zeroDataRetention: false });
+    await t.db.transaction(async (tx) => {
+      const job = (await lockJob(tx, id))!;
+      await insertDiscovered(tx, job, { accept: Array.from({ length: 2000 }, (_, i) => cand(`/p${i}`)), robots: [], skipped: [] });
+    });
+    const before = await rowsRead();
+    await t.db.transaction(async (tx) => {
+      const job = (await lockJob(tx, id))!;
+      expect((await promote(tx, job)).length).toBe(4);
+      // Two known URLs (one at a smaller depth) and one new one.
+      expect(await insertDiscovered(tx, job, { accept: [cand('/p10', 0), cand('/p1500'), cand('/new')], robots: [], skipped: [] })).toBe(1);
+    });
+    const read = (await rowsRead()) - before;
+    expect(read).toBeGreaterThan(0); // the statistics do count
+    expect(read).toBeLessThan(100);
+    expect(await countByStatus(t.db, id)).toEqual({ backlog: 1997, queued: 4 });
+    const [{ depth }] = await t.db.query<{ depth: number }>(`select depth from crawl_urls where job_id = $1 and url = 'http://s/p10'`, [id]);
+    expect(depth).toBe(0);
   });
 });
