@@ -6,7 +6,12 @@
  *      `--distributed` an `api` + two `worker` processes on PostgreSQL and Redis;
  *   2. Crawlee's CheerioCrawler doing the same crawl (fetch + cheerio parse + turndown) in its own
  *      process (bench/crawl/crawlee-run.ts), when `@crawlee/cheerio` (a devDependency) is installed.
- * Prints pages per second and peak RSS (VmHWM of the crawling processes) for each, then one JSON line.
+ * Each side crawls the site twice in one process: round 1 is a cold start (the JIT compiles
+ * everything, and for Trawl also the embedded PostgreSQL's WebAssembly, as it runs), round 2 the same
+ * crawl again in the warmed-up process, which is how a long-running service works (every page is
+ * fetched again: crawls do not read the scrape cache, and the fetch count per round is reported).
+ * Prints pages per second for each round, the CPU seconds of the crawling processes and their peak
+ * RSS (VmHWM), then one JSON line. `--rounds 1` runs the cold crawl only.
  *
  *   bun bench/crawl/pg-docs.ts
  *   bun bench/crawl/pg-docs.ts --distributed --team-concurrency 20
@@ -28,6 +33,8 @@ const { values: args } = parseArgs({
     /** TRAWL_CONTENT_THREADS of the Trawl processes (default: Trawl's own, cores - 1). */
     'content-threads': { type: 'string' },
     'skip-crawlee': { type: 'boolean', default: false },
+    /** Crawls per side in one process: 1 = cold start only; 2 (default) adds a warmed-up crawl. */
+    rounds: { type: 'string', default: '2' },
     /**
      * Convert whole pages (onlyMainContent: false), the work Crawlee's side does (turndown of <body>).
      * Without it Trawl also finds each page's main content (its default), which Crawlee does not.
@@ -39,6 +46,28 @@ const { values: args } = parseArgs({
 });
 
 const ROOT = join(import.meta.dir, '..', '..');
+const ROUNDS = Math.max(1, Number(args.rounds) || 1);
+
+/** One crawl of the site, by either side. */
+interface Round {
+  round: number;
+  pages: number;
+  seconds: number;
+  /** CPU seconds (user + system) of the crawling processes during the crawl. */
+  cpuSeconds: number;
+  /** Requests the site answered during the crawl (pages, robots.txt, sitemap). */
+  fetches: number;
+  pagesPerSecond: number;
+  /** CPU seconds per thread of the embedded process during the crawl (`bun` is the main thread). */
+  threadCpuSeconds?: Record<string, number>;
+}
+
+/** Requests the site has answered so far. */
+function fetchCount(): number {
+  let n = 0;
+  for (const v of site.hits.values()) n += v;
+  return n;
+}
 
 /** Peak resident memory of a process, MB (VmHWM). */
 function peakRssMb(pid: number): number {
@@ -88,8 +117,34 @@ async function crawlWithTrawl(base: string, start: string): Promise<{ pages: num
   for (;;) {
     const s = (await (await fetch(`${base}/v2/crawl/${id}?limit=1`)).json()) as { status: string; completed: number };
     if (s.status !== 'scraping') return { pages: s.completed, seconds: (performance.now() - t0) / 1000 };
-    await Bun.sleep(200);
+    await Bun.sleep(50); // a finer poll than this would be a measurable load of its own
   }
+}
+
+/** Per-thread CPU seconds between two readings of threadCpuSeconds, threads that used 0.1 s or more. */
+function threadDelta(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(after)) {
+    const d = Math.round((v - (before[k] ?? 0)) * 10) / 10;
+    if (d >= 0.1) out[k] = d;
+  }
+  return out;
+}
+
+/** Crawls ROUNDS times through one Trawl API; `cpu` reads the crawling processes' CPU seconds. */
+async function trawlRounds(base: string, start: string, cpu: () => number, threads?: () => Record<string, number>): Promise<Round[]> {
+  const rounds: Round[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const cpu0 = cpu();
+    const threads0 = threads?.();
+    const fetches0 = fetchCount();
+    const r = await crawlWithTrawl(base, start);
+    rounds.push({
+      round, ...r, cpuSeconds: Math.round((cpu() - cpu0) * 100) / 100, fetches: fetchCount() - fetches0, pagesPerSecond: r.pages / r.seconds,
+      ...(threads ? { threadCpuSeconds: threadDelta(threads0!, threads()) } : {}),
+    });
+  }
+  return rounds;
 }
 
 async function benchTrawl(start: string): Promise<Record<string, unknown>> {
@@ -98,10 +153,8 @@ async function benchTrawl(start: string): Promise<Record<string, unknown>> {
   if (args.distributed) {
     const cluster = await startCluster(2, env);
     try {
-      const cpu0 = cluster.workers.map((w) => cpuSeconds(w.pid));
-      const r = await crawlWithTrawl(cluster.base, start);
-      const cpu = cluster.workers.map((w, i) => cpuSeconds(w.pid) - cpu0[i]);
-      return { mode: 'distributed (api + 2 workers, PostgreSQL, Redis)', ...r, peakRssMb: cluster.workers.map((w) => peakRssMb(w.pid)), workerCpuSeconds: cpu };
+      const rounds = await trawlRounds(cluster.base, start, () => cluster.workers.reduce((a, w) => a + cpuSeconds(w.pid), 0));
+      return { mode: 'distributed (api + 2 workers, PostgreSQL, Redis)', rounds, peakRssMb: cluster.workers.map((w) => peakRssMb(w.pid)) };
     } finally {
       await cluster.stop();
     }
@@ -124,9 +177,8 @@ async function benchTrawl(start: string): Promise<Record<string, unknown>> {
   const proc = serve();
   try {
     await waitHealthy(`http://127.0.0.1:${port}`);
-    const cpu0 = cpuSeconds(proc.pid);
-    const r = await crawlWithTrawl(`http://127.0.0.1:${port}`, start);
-    return { mode: 'embedded (trawl serve: PGlite, in-process queue)', ...r, peakRssMb: peakRssMb(proc.pid), cpuSeconds: cpuSeconds(proc.pid) - cpu0, threadCpuSeconds: threadCpuSeconds(proc.pid) };
+    const rounds = await trawlRounds(`http://127.0.0.1:${port}`, start, () => cpuSeconds(proc.pid), () => threadCpuSeconds(proc.pid));
+    return { mode: 'embedded (trawl serve: PGlite, in-process queue)', rounds, peakRssMb: peakRssMb(proc.pid) };
   } finally {
     proc.kill('SIGTERM');
     await proc.exited;
@@ -141,17 +193,32 @@ async function benchCrawlee(start: string): Promise<Record<string, unknown>> {
     return { skipped: '@crawlee/cheerio is not installed (bun install)' };
   }
   const dir = mkdtempSync(join(tmpdir(), 'crawlee-bench-'));
-  const proc = Bun.spawn(['bun', join(import.meta.dir, 'crawlee-run.ts'), start], {
+  const proc = Bun.spawn(['bun', join(import.meta.dir, 'crawlee-run.ts'), start, String(ROUNDS)], {
     cwd: dir,
     env: { PATH: process.env.PATH ?? '', HOME: dir, CRAWLEE_STORAGE_DIR: join(dir, 'storage') },
     stdout: 'pipe',
     stderr: 'inherit',
   });
-  const out = await new Response(proc.stdout).text();
+  // One JSON line per round; the site's fetch count is read as each line arrives.
+  const rounds: Round[] = [];
+  let fetches0 = fetchCount();
+  let buffered = '';
+  const reader = proc.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    buffered += chunk.value;
+    for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+      const line = buffered.slice(0, nl).trim();
+      buffered = buffered.slice(nl + 1);
+      if (!line.startsWith('{')) continue;
+      const r = JSON.parse(line) as Omit<Round, 'fetches' | 'pagesPerSecond'> & { peakRssMb: number };
+      rounds.push({ ...r, fetches: fetchCount() - fetches0, pagesPerSecond: r.pages / r.seconds });
+      fetches0 = fetchCount();
+    }
+  }
   await proc.exited;
   rmSync(dir, { recursive: true, force: true });
-  const last = out.trim().split('\n').pop() ?? '{}';
-  return JSON.parse(last);
+  if (rounds.length === 0) return { error: `crawlee-run.ts exited with ${proc.exitCode} and printed no result` };
+  return { rounds, peakRssMb: (rounds.at(-1) as unknown as { peakRssMb: number }).peakRssMb };
 }
 
 if (!pgDocsInstalled) {
@@ -162,16 +229,25 @@ const site = servePgDocs();
 const start = `${site.origin}/index.html`;
 try {
   const trawl = await benchTrawl(start);
-  site.hits.clear();
   const crawlee = args['skip-crawlee'] ? { skipped: '--skip-crawlee' } : await benchCrawlee(start);
-  const rate = (r: Record<string, unknown>) => (typeof r.pages === 'number' && typeof r.seconds === 'number' ? r.pages / r.seconds : undefined);
-  const tr = rate(trawl);
-  const cr = rate(crawlee);
-  process.stdout.write(`Trawl   ${trawl.mode}, onlyMainContent ${!args['full-page']}: ${trawl.pages} pages in ${(trawl.seconds as number).toFixed(1)} s = ${tr?.toFixed(1)} pages/s, peak RSS ${JSON.stringify(trawl.peakRssMb)} MB\n`);
-  if (cr) process.stdout.write(`Crawlee CheerioCrawler + turndown: ${crawlee.pages} pages in ${(crawlee.seconds as number).toFixed(1)} s = ${cr.toFixed(1)} pages/s, peak RSS ${crawlee.peakRssMb} MB\n`);
-  else process.stdout.write(`Crawlee: ${crawlee.skipped ?? JSON.stringify(crawlee)}\n`);
-  if (tr && cr) process.stdout.write(`Trawl / Crawlee: ${(tr / cr).toFixed(2)}x\n`);
-  process.stdout.write(`${JSON.stringify({ trawl: { ...trawl, onlyMainContent: !args['full-page'], pagesPerSecond: tr }, crawlee: { ...crawlee, pagesPerSecond: cr }, loadavg: loadavg() })}\n`);
+  const trawlRuns = trawl.rounds as Round[];
+  const crawleeRuns = (crawlee as { rounds?: Round[] }).rounds;
+  const line = (r: Round) => `${r.pages} pages in ${r.seconds.toFixed(2)} s = ${r.pagesPerSecond.toFixed(1)} pages/s, ${r.cpuSeconds.toFixed(1)} CPU s, ${r.fetches} fetches`;
+  process.stdout.write(`Trawl   ${trawl.mode}, onlyMainContent ${!args['full-page']}, peak RSS ${JSON.stringify(trawl.peakRssMb)} MB\n`);
+  if (crawleeRuns) process.stdout.write(`Crawlee CheerioCrawler + turndown, peak RSS ${(crawlee as { peakRssMb?: number }).peakRssMb} MB\n`);
+  else process.stdout.write(`Crawlee: ${(crawlee as { skipped?: string }).skipped ?? JSON.stringify(crawlee)}\n`);
+  const ratios: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const label = i === 0 ? 'round 1 (cold start)' : `round ${i + 1} (warmed up)`;
+    const t = trawlRuns[i];
+    const c = crawleeRuns?.[i];
+    process.stdout.write(`${label}\n  Trawl   ${line(t)}\n`);
+    if (c) {
+      ratios.push(t.pagesPerSecond / c.pagesPerSecond);
+      process.stdout.write(`  Crawlee ${line(c)}\n  Trawl / Crawlee: ${ratios[i].toFixed(2)}x\n`);
+    }
+  }
+  process.stdout.write(`${JSON.stringify({ trawl: { ...trawl, onlyMainContent: !args['full-page'] }, crawlee, ratios, loadavg: loadavg() })}\n`);
 } finally {
   site.stop();
 }
