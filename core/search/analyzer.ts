@@ -77,21 +77,54 @@ function eachWord(text: string, onWord: (word: string) => void): void {
   }
 }
 
-/** Stems of words seen lately (the vocabulary of a site repeats a lot); cleared when it grows past 50,000. */
-const stems = new Map<string, string | null>();
+/**
+ * A lexeme of the vocabulary cache, shared by every word that stems to it, with the scratch state of
+ * the toTsvector call that last met it (`stamp`): its positions in that document.
+ */
+interface Lexeme {
+  text: string;
+  /** `text` quoted for a literal. */
+  quoted: string;
+  stamp: number;
+  positions: number[];
+}
+
+/**
+ * Lexemes of words seen lately (the vocabulary of a site repeats a lot), null for stop words; cleared
+ * when it grows past 50,000 words. One lookup per word of a document is most of toTsvector's work.
+ */
+const vocabulary = new Map<string, Lexeme | null>();
+/** The same lexemes by their text, so words with one stem share one entry. */
+const lexemes = new Map<string, Lexeme>();
+/** Stamp of the latest toTsvector call. */
+let lastStamp = 0;
+
+/** The cached lexeme entry of one lower-cased word (null for stop words and over-long words). */
+function lexemeEntry(word: string): Lexeme | null {
+  let entry = vocabulary.get(word);
+  if (entry !== undefined) return entry;
+  let text: string | null;
+  if (word.length > MAX_WORD_CHARS || STOP_WORDS.has(word)) text = null;
+  else if (HAS_DIGIT.test(word)) text = word;
+  else text = stem(word);
+  if (vocabulary.size >= 50_000) {
+    vocabulary.clear();
+    lexemes.clear();
+  }
+  entry = null;
+  if (text !== null) {
+    entry = lexemes.get(text) ?? { text, quoted: quote(text), stamp: 0, positions: [] };
+    lexemes.set(text, entry);
+  }
+  vocabulary.set(word, entry);
+  return entry;
+}
 
 /**
  * The lexeme of one lower-cased word, or null for a stop word. Over-long words are null too.
  */
 export function lexemeOf(word: string): string | null {
-  let lexeme = stems.get(word);
-  if (lexeme !== undefined) return lexeme;
-  if (word.length > MAX_WORD_CHARS || STOP_WORDS.has(word)) lexeme = null;
-  else if (HAS_DIGIT.test(word)) lexeme = word;
-  else lexeme = stem(word);
-  if (stems.size >= 50_000) stems.clear();
-  stems.set(word, lexeme);
-  return lexeme;
+  return lexemeEntry(word)?.text ?? null;
 }
 
 /** Quotes a lexeme for a tsvector or tsquery literal. */
@@ -116,35 +149,34 @@ export interface WeightedText {
  * @returns e.g. `'postgr':1A,7C 'manual':2A` (empty string: no words)
  */
 export function toTsvector(fields: readonly WeightedText[]): string {
-  // Positions are gathered per word first (one map lookup per word), then merged per lexeme (one
-  // stem lookup per distinct word). A position is kept as `position * 4 + weight index`; the database
-  // sorts each lexeme's positions when it reads them.
-  const byWord = new Map<string, number[]>();
+  // One vocabulary lookup per word: its lexeme entry collects the positions of this call (marked by
+  // its stamp; toTsvector never yields, so no other call shares them meanwhile). A position is kept
+  // as `position * 4 + weight index`; positions only grow, so each lexeme's list is in order.
+  const stamp = ++lastStamp;
+  const found: Lexeme[] = [];
   let position = 0;
   for (const { text, weight } of fields) {
     const w = WEIGHTS.indexOf(weight);
     eachWord(text, (word) => {
       position++;
-      const at = (position < MAX_POSITION ? position : MAX_POSITION) * 4 + w;
-      const list = byWord.get(word);
-      if (!list) byWord.set(word, [at]);
-      else list.push(at);
+      const lexeme = lexemeEntry(word);
+      if (lexeme === null) return;
+      if (lexeme.stamp !== stamp) {
+        lexeme.stamp = stamp;
+        lexeme.positions = [];
+        found.push(lexeme);
+      }
+      lexeme.positions.push((position < MAX_POSITION ? position : MAX_POSITION) * 4 + w);
     });
   }
-  const byLexeme = new Map<string, number[]>();
-  for (const [word, list] of byWord) {
-    const lexeme = lexemeOf(word);
-    if (lexeme === null) continue;
-    const merged = byLexeme.get(lexeme);
-    if (!merged) byLexeme.set(lexeme, list);
-    else for (const at of list) merged.push(at);
-  }
   let out = '';
-  for (const [lexeme, list] of byLexeme) {
+  for (const lexeme of found) {
+    const list = lexeme.positions;
+    lexeme.positions = [];
     // PostgreSQL keeps at most 256 positions of a lexeme; these are the first 256 of the text.
-    if (list.length > MAX_POSITIONS_PER_LEXEME) list.sort((a, b) => a - b).length = MAX_POSITIONS_PER_LEXEME;
-    out += (out ? ' ' : '') + quote(lexeme) + ':';
-    for (let i = 0; i < list.length; i++) out += (i ? ',' : '') + (list[i] >> 2) + WEIGHT_SUFFIX[list[i] & 3];
+    const n = Math.min(list.length, MAX_POSITIONS_PER_LEXEME);
+    out += (out ? ' ' : '') + lexeme.quoted + ':';
+    for (let i = 0; i < n; i++) out += (i ? ',' : '') + (list[i] >> 2) + WEIGHT_SUFFIX[list[i] & 3];
   }
   return out;
 }
