@@ -32,12 +32,14 @@ const noBlobs = new Proxy({} as BlobStore, {
 });
 
 async function run(task: ContentTask): Promise<ContentReply> {
+  const run = runContext(task.req, { config: config!, log: log!.child({ scrapeId: task.req.scrapeId }), blobs: noBlobs });
   try {
-    const run = runContext(task.req, { config: config!, log: log!.child({ scrapeId: task.req.scrapeId }), blobs: noBlobs });
     const doc = await buildDocument(task.response, task.req, { registry }, run, task.filename);
     return { id: task.id, doc };
   } catch (e) {
     return { id: task.id, error: TrawlError.wrap(e).toJSON() };
+  } finally {
+    run.end();
   }
 }
 

@@ -111,5 +111,9 @@ export function uploadParser(parsers: ParserPlugin[], file: UploadedFile, option
 export async function runParse(req: ScrapeRequest, file: UploadedFile, deps: ScrapeDeps, signal?: AbortSignal): Promise<Document> {
   uploadParser(await deps.registry.all('parser'), file, req.options);
   const run = runContext(req, deps, signal, `Parsing "${file.filename}"`);
-  return buildDocument(uploadResponse(file, req.url), req, deps, run, file.filename);
+  try {
+    return await buildDocument(uploadResponse(file, req.url), req, deps, run, file.filename);
+  } finally {
+    run.end();
+  }
 }

@@ -4,6 +4,7 @@
  * content, parse, then run the requested formats in dependency order and assemble the document with
  * its metadata. No HTTP or queue code here: the worker and tests call `runScrape` directly.
  */
+import { deadline } from '../net/deadline.ts';
 import type { ResolvedConfig } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { Registry } from '../registry.ts';
@@ -193,17 +194,31 @@ export async function runScrape(req: ScrapeRequest, deps: ScrapeDeps, signal?: A
 
 async function scrapeFresh(req: ScrapeRequest, deps: ScrapeDeps, signal: AbortSignal | undefined, profile: ProfileHandle | undefined): Promise<Document> {
   const run = runContext(req, deps, signal);
-  const response = await run.guard(fetchWithEngine(req, deps, run.ctx, profile));
-  return buildDocument(response, req, deps, run);
+  try {
+    const response = await run.guard(fetchWithEngine(req, deps, run.ctx, profile));
+    return await buildDocument(response, req, deps, run);
+  } finally {
+    run.end();
+  }
 }
 
 /** The plugin context of one scrape (or parse) and `guard`, which fails a step at the deadline or on cancel. */
 export interface RunContext {
   ctx: PluginContext;
-  /** Races a step against the deadline (SCRAPE_TIMEOUT) and the caller's signal (SCRAPE_JOB_CANCELLED). */
+  /**
+   * Races a step against the deadline (SCRAPE_TIMEOUT) and the caller's signal (SCRAPE_JOB_CANCELLED).
+   * Its abort listener goes when the step settles, so a finished step's result is not kept alive by
+   * the signal.
+   */
   guard<T>(p: Promise<T>): Promise<T>;
   /** Epoch ms the run started. */
   started: number;
+  /**
+   * Ends the run: stops the deadline timer, so nothing of the run stays reachable from it until the
+   * deadline (core/net/deadline.ts). Call it when the run is over, in a `finally`; calling it again
+   * does nothing.
+   */
+  end(): void;
 }
 
 /**
@@ -212,29 +227,35 @@ export interface RunContext {
  */
 export function runContext(req: ScrapeRequest, deps: Pick<ScrapeDeps, 'config' | 'log' | 'blobs'>, signal?: AbortSignal, what = `Scrape of ${req.sourceURL}`): RunContext {
   const started = Date.now();
-  const timeoutSignal = AbortSignal.timeout(req.options.timeout);
+  const timeout = deadline(req.options.timeout, signal, `${what} timed out`);
   const ctx: PluginContext = {
     config: deps.config,
     log: deps.log,
     blobs: deps.blobs,
     deadline: started + req.options.timeout,
-    signal: signal ? AbortSignal.any([signal, timeoutSignal]) : timeoutSignal,
+    signal: timeout.signal,
   };
+  const failure = () =>
+    signal?.aborted
+      ? new TrawlError('SCRAPE_JOB_CANCELLED', 'The scrape was cancelled.')
+      : new TrawlError('SCRAPE_TIMEOUT', `${what} timed out after ${req.options.timeout} ms. Raise "timeout" (max 300000) or retry.`);
   const guard = <T>(p: Promise<T>): Promise<T> =>
-    Promise.race([
-      p,
-      new Promise<never>((_, reject) => {
-        const fail = () =>
-          reject(
-            signal?.aborted
-              ? new TrawlError('SCRAPE_JOB_CANCELLED', 'The scrape was cancelled.')
-              : new TrawlError('SCRAPE_TIMEOUT', `${what} timed out after ${req.options.timeout} ms. Raise "timeout" (max 300000) or retry.`),
-          );
-        if (ctx.signal.aborted) fail();
-        ctx.signal.addEventListener('abort', fail, { once: true });
-      }),
-    ]);
-  return { ctx, guard, started };
+    new Promise<T>((resolve, reject) => {
+      const onAbort = () => reject(failure());
+      if (ctx.signal.aborted) onAbort();
+      else ctx.signal.addEventListener('abort', onAbort, { once: true });
+      p.then(
+        (value) => {
+          ctx.signal.removeEventListener('abort', onAbort);
+          resolve(value);
+        },
+        (error: unknown) => {
+          ctx.signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      );
+    });
+  return { ctx, guard, started, end: timeout.dispose };
 }
 
 /**

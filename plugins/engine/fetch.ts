@@ -9,6 +9,7 @@ import { defineEngine, type EngineRequest, type EngineResponse, type PluginConte
 import { TrawlError } from '../../core/errors.ts';
 import { assertFetchable } from '../../core/net/address.ts';
 import { decodeBody, isTextual } from '../../core/net/charset.ts';
+import { deadline } from '../../core/net/deadline.ts';
 
 const MAX_REDIRECTS = 10;
 
@@ -83,7 +84,8 @@ function fetchFailure(error: unknown, url: string, timeoutMs: number, signal: Ab
  * @throws TrawlError SCRAPE_TIMEOUT, SCRAPE_SSL_ERROR, SCRAPE_DNS_RESOLUTION_ERROR, SCRAPE_SITE_ERROR, UNSAFE_TARGET
  */
 export async function fetchUrl(request: EngineRequest, ctx: PluginContext): Promise<EngineResponse> {
-  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(request.timeoutMs)]);
+  const timeout = deadline(request.timeoutMs, ctx.signal);
+  const signal = timeout.signal;
   const headers = mergeHeaders(request.headers);
   let url = request.url;
   try {
@@ -129,6 +131,8 @@ export async function fetchUrl(request: EngineRequest, ctx: PluginContext): Prom
     }
   } catch (error) {
     throw fetchFailure(error, url, request.timeoutMs, signal);
+  } finally {
+    timeout.dispose();
   }
 }
 
