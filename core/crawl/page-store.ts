@@ -12,7 +12,7 @@ import { newId } from '../ids.ts';
 import type { Document } from '../pipeline/scrape.ts';
 import { eventRow } from '../webhooks/outbox.ts';
 import { freeSlot, lockJob, recordBlocked, type Advance, type Discovery, type LockedJob, type QueueItem } from '../store/crawl-urls.ts';
-import { completePage, settleRow, stillOwned, type ClaimedUrl, type CompletedPage } from '../store/crawl-claims.ts';
+import { completePage, completePageGrouped, settleRow, stillOwned, type ClaimedUrl, type CompletedPage } from '../store/crawl-claims.ts';
 import { advanceOrFinish, eventPrefix, finishIfDone } from '../store/crawls.ts';
 import { crawlContext, rememberKeys, type CrawlContext } from './discovery.ts';
 import type { CrawlerOptions } from './options.ts';
@@ -91,8 +91,9 @@ export interface ScrapedPage {
 }
 
 /**
- * Stores a scraped page. The common case is one statement (`completePage`), so the crawl's lock is
- * held only while the database works; redirects take a transaction that first claims the final URL
+ * Stores a scraped page. The common case is one statement (`completePageGrouped`: with the same
+ * crawl's pages completed meanwhile in this process), so the crawl's lock is held only while the
+ * database works; redirects take a transaction that first claims the final URL
  * (a redirect onto a URL the crawl already has is dropped silently) or skip the page with an error
  * record. Blocked and skipped links are recorded first: they need no lock and must be listed by the
  * time the crawl can be seen finished.
@@ -113,7 +114,7 @@ export async function storePage(services: Services, job: JobInfo, claim: Claimed
   if (known.robots.length > 0 || known.skipped.length > 0) await recordBlocked(services.db, claim.jobId, known);
   let outcome: Outcome | undefined;
   if (verdict.kind === 'keep' && !verdict.aliasKey) {
-    const done = await completePage(services.db, claim, page, chainLeaseMs);
+    const done = await completePageGrouped(services.db, claim, page, chainLeaseMs);
     outcome = done.status === 'done' ? { ...(await finishWhenIdle(services, claim.jobId, done.advance, true)), next: done.next } : undefined;
   } else {
     outcome = await services.db.transaction(async (tx) => {

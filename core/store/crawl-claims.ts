@@ -79,6 +79,14 @@ export interface CompletedPage {
   hook?: { id: string; event: string; url: string; headers: Record<string, string>; body: string };
 }
 
+/** What completing one page gave (`completePage`, `completePages`). */
+export interface Completion {
+  status: 'done' | 'lost' | 'ended';
+  advance: Advance;
+  /** A page the completion claimed for this worker to run next. */
+  next?: ClaimedUrl;
+}
+
 /**
  * Completes a claimed page in one statement (SQL function `crawl_complete_page`, migration
  * 0006_crawl_charge): claim check, completion order, document, credits (the crawl's count and the
@@ -93,7 +101,7 @@ export async function completePage(
   claim: ClaimedUrl,
   page: CompletedPage,
   chainLeaseMs = 0,
-): Promise<{ status: 'done' | 'lost' | 'ended'; advance: Advance; next?: ClaimedUrl }> {
+): Promise<Completion> {
   const byKey = new Map<string, Candidate>();
   for (const c of page.discovered) {
     const prior = byKey.get(c.key);
@@ -116,3 +124,112 @@ export async function completePage(
   return { status: 'done', advance, next };
 }
 
+
+/** One page to complete: its claim, what to store and its chain lease (0: claim no next page). */
+export interface PageToComplete {
+  claim: ClaimedUrl;
+  page: CompletedPage;
+  chainLeaseMs: number;
+}
+
+/**
+ * Completes several claimed pages of one crawl in one statement (SQL function
+ * `crawl_complete_pages`, migration 0010_crawl_complete_pages): each page as `completePage` would,
+ * in the order given, with one lock, one counter update, one insert of all their links and one
+ * advance. The window's new rows go to the first stored page's completion; next pages claimed for
+ * the chain go to the pages that asked, in order. Team and API key come from the first page (a
+ * crawl has one of each).
+ * @returns one Completion per page, in order
+ */
+export async function completePages(db: Queryable, pages: readonly PageToComplete[]): Promise<Completion[]> {
+  const { claim: first, page: firstPage } = pages[0];
+  const links: { page: number; c: Candidate }[] = [];
+  pages.forEach(({ page }, i) => {
+    for (const c of page.discovered) links.push({ page: i + 1, c });
+  });
+  type Row = AdvanceRow & { status: 'done' | 'ended'; pages: ('done' | 'lost')[]; next: Omit<ClaimedUrl, 'jobId'>[] };
+  const [{ r }] = await db.query<{ r: Row }>(
+    `select crawl_complete_pages($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12, $13, $14, $15, $16, $17, $18, $19, $20) as r`,
+    [
+      first.jobId, firstPage.teamId, firstPage.apiKeyId ?? null,
+      pages.map((p) => p.claim.id), pages.map((p) => p.claim.attempt), pages.map((p) => p.page.credits), pages.map((p) => p.page.url),
+      pages.map((p) => p.claim.sourceUrl), pages.map((p) => p.page.statusCode), pages.map((p) => p.page.body ?? null),
+      JSON.stringify(pages.map((p) => p.page.hook ?? null)), pages.map(() => newId()), pages.map((p) => p.chainLeaseMs),
+      links.map((l) => l.page), links.map((l) => l.c.key), links.map(() => newId()), links.map((l) => l.c.url), links.map((l) => l.c.sourceUrl),
+      links.map((l) => l.c.depth), links.map((l) => (l.c.external ? 1 : 0)),
+    ],
+  );
+  const lost: Completion = { status: 'lost', advance: { items: [], pending: 1 } };
+  if (r.status !== 'done') return pages.map(() => ({ status: r.status, advance: { items: [], pending: 1 } }));
+  const nexts = r.next.map((n) => ({ ...n, jobId: first.jobId }));
+  const claimed = new Set(nexts.map((n) => n.id));
+  const advance = advanceOf(first.jobId, r);
+  const items = advance.items.filter((i) => !claimed.has(i.rowId));
+  let itemsGiven = false;
+  return pages.map((p, i) => {
+    if (r.pages[i] !== 'done') return lost;
+    const next = p.chainLeaseMs > 0 ? nexts.shift() : undefined;
+    const mine = itemsGiven ? [] : items;
+    itemsGiven = true;
+    return { status: 'done', advance: { pending: advance.pending, items: mine }, next };
+  });
+}
+
+/** Most pages one `crawl_complete_pages` statement stores. */
+const MAX_GROUP = 32;
+
+interface Waiting extends PageToComplete {
+  resolve(c: Completion): void;
+  reject(e: unknown): void;
+}
+
+/** Per database handle: the crawls with a completion under way, and the pages waiting behind it. */
+const groups = new WeakMap<Queryable, Map<string, Waiting[]>>();
+
+/**
+ * Completes a claimed page like `completePage`, grouping it with the same crawl's other pages
+ * (group commit): when none of the crawl's completions is under way in this process it is stored at
+ * once, alone; pages completed meanwhile wait for that statement and then go together in one
+ * (`completePages`). No page waits longer than one statement, and under load most of the per-page
+ * work of the database (the lock, the counters, the window's advance) is shared. A group that fails
+ * is retried one page at a time, so one page's error is its own.
+ * Use it on the database handle, never inside a transaction.
+ */
+export function completePageGrouped(db: Queryable, claim: ClaimedUrl, page: CompletedPage, chainLeaseMs = 0): Promise<Completion> {
+  let crawls = groups.get(db);
+  if (!crawls) groups.set(db, (crawls = new Map()));
+  const pending = crawls;
+  return new Promise<Completion>((resolve, reject) => {
+    const waiting: Waiting = { claim, page, chainLeaseMs, resolve, reject };
+    const queue = pending.get(claim.jobId);
+    if (queue) {
+      queue.push(waiting);
+      return;
+    }
+    const fresh = [waiting];
+    pending.set(claim.jobId, fresh);
+    void storeGroups(db, pending, claim.jobId, fresh);
+  });
+}
+
+/** Stores the waiting pages of one crawl, a group per statement, until none is left. */
+async function storeGroups(db: Queryable, pending: Map<string, Waiting[]>, jobId: string, queue: Waiting[]): Promise<void> {
+  try {
+    while (queue.length > 0) {
+      const group = queue.splice(0, MAX_GROUP);
+      if (group.length === 1) {
+        const [one] = group;
+        await completePage(db, one.claim, one.page, one.chainLeaseMs).then(one.resolve, one.reject);
+        continue;
+      }
+      try {
+        const done = await completePages(db, group);
+        group.forEach((w, i) => w.resolve(done[i]));
+      } catch {
+        for (const w of group) await completePage(db, w.claim, w.page, w.chainLeaseMs).then(w.resolve, w.reject);
+      }
+    }
+  } finally {
+    pending.delete(jobId);
+  }
+}

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { forEachDatabase, openTestDatabase, rejectionOf, type TestDatabase } from '../helpers/db.ts';
 import { newId } from '../../core/ids.ts';
 import { freeSlot, insertDiscovered, lockJob, promote, countByStatus, type Candidate } from '../../core/store/crawl-urls.ts';
-import { claimUrl, stillOwned } from '../../core/store/crawl-claims.ts';
+import { claimUrl, completePageGrouped, completePages, stillOwned } from '../../core/store/crawl-claims.ts';
 import { cancelJob, createJob, finishIfDone, getJob, jobErrors } from '../../core/store/crawls.ts';
 
 const cand = (path: string, depth = 1): Candidate => ({ key: `//s${path}`, url: `http://s${path}`, sourceUrl: `http://s${path}`, depth, external: false });
@@ -101,6 +101,74 @@ forEachDatabase((kind) => {
     expect((await jobErrors(t.db, id)).errors[0].code).toBe('SCRAPE_JOB_CANCELLED');
     expect((await getJob(t.db, id))!.status).toBe('cancelled');
     expect(await cancelJob(t.db, id)).toEqual([]);
+  });
+
+  test('several pages of a crawl complete in one statement: order, lost claims, shared links, charges, chain', async () => {
+    const id = await newCrawl(10, 3);
+    await t.db.query(`insert into teams (id, name, credits, concurrency) values ('team-g', 'g', 100, 10) on conflict (id) do update set credits = 100`);
+    const items = await t.db.transaction(async (tx) => {
+      const job = (await lockJob(tx, id))!;
+      await insertDiscovered(tx, job, { accept: [cand('/a', 0), cand('/b', 0), cand('/c', 0)], robots: [], skipped: [] });
+      return promote(tx, job);
+    });
+    const claims = await Promise.all(items.map((i) => claimUrl(t.db, i.rowId, i.enqueue, 10_000)));
+    const [a, b, c] = ['http://s/a', 'http://s/b', 'http://s/c'].map((u) => claims.find((x) => x!.url === u)!);
+    // Another worker took /b over meanwhile: its completion here is lost.
+    await t.db.query('update crawl_urls set attempts = attempts + 1 where id = $1', [b.id]);
+    const page = (url: string, credits: number, discovered: Candidate[], hook?: string) => ({
+      teamId: 'team-g', url, statusCode: 200, body: JSON.stringify({ markdown: url }), credits, discovered,
+      hook: hook ? { id: newId(), event: 'crawl.page', url: 'http://hooks.example/', headers: {}, body: hook } : undefined,
+    });
+    const done = await completePages(t.db, [
+      { claim: a, page: page('http://s/a', 1, [cand('/d', 1), cand('/e', 2)], 'first'), chainLeaseMs: 10_000 },
+      { claim: b, page: page('http://s/b', 5, [cand('/f', 1)], 'lost'), chainLeaseMs: 10_000 },
+      { claim: c, page: page('http://s/c', 2, [cand('/e', 1), cand('/d', 1)], 'second'), chainLeaseMs: 10_000 },
+    ]);
+    expect(done.map((d) => d.status)).toEqual(['done', 'lost', 'done']);
+    // Completion order follows the group's order; the lost page has no seq, document, charge or links.
+    const rows = await t.db.query<{ url: string; status: string; seq: number | null; depth: number }>(
+      'select url, status, seq, depth from crawl_urls where job_id = $1 order by url', [id]);
+    expect(rows.map((r) => [r.url, r.status, r.seq, r.depth])).toEqual([
+      ['http://s/a', 'done', 1, 0], ['http://s/b', 'active', null, 0], ['http://s/c', 'done', 2, 0],
+      ['http://s/d', 'active', null, 1], ['http://s/e', 'active', null, 1], // claimed for the chain; /e at its smallest depth
+    ]);
+    expect(done[0].next!.url).not.toBe(done[2].next!.url);
+    expect([done[0].next!.url, done[2].next!.url].sort()).toEqual(['http://s/d', 'http://s/e']);
+    expect(done[1].next).toBeUndefined();
+    const [{ credits }] = await t.db.query<{ credits: number }>(`select credits from teams where id = 'team-g'`);
+    expect(credits).toBe(97);
+    const [job] = await t.db.query<{ done_count: number; finished_count: number; credits_used: number }>(
+      'select done_count, finished_count, credits_used from crawl_jobs where id = $1', [id]);
+    expect(job).toEqual({ done_count: 2, finished_count: 2, credits_used: 3 });
+    const docs = await t.db.query<{ url: string }>('select url from documents where job_id = $1 order by url', [id]);
+    expect(docs.map((d) => d.url)).toEqual(['http://s/a', 'http://s/c']);
+    const hooks = await t.db.query<{ body: string }>('select body from webhook_deliveries where job_id = $1 order by seq', [id]);
+    expect(hooks.map((h) => h.body)).toEqual(['first', 'second']);
+    // The same pages again: their claims are spent, so nothing is stored twice.
+    const again = await completePages(t.db, [
+      { claim: a, page: page('http://s/a', 1, []), chainLeaseMs: 0 },
+      { claim: c, page: page('http://s/c', 2, []), chainLeaseMs: 0 },
+    ]);
+    expect(again.map((d) => d.status)).toEqual(['lost', 'lost']);
+    expect((await t.db.query('select 1 from credit_ledger where job_id = $1', [id])).length).toBe(2);
+  });
+
+  test('pages completed while one is being stored go together, each with its own outcome', async () => {
+    const id = await newCrawl(10, 4);
+    await t.db.query(`insert into teams (id, name, credits, concurrency) values ('team-g', 'g', 100, 10) on conflict (id) do update set credits = 100`);
+    const items = await t.db.transaction(async (tx) => {
+      const job = (await lockJob(tx, id))!;
+      await insertDiscovered(tx, job, { accept: ['/p1', '/p2', '/p3', '/p4'].map((p) => cand(p, 0)), robots: [], skipped: [] });
+      return promote(tx, job);
+    });
+    const claims = (await Promise.all(items.map((i) => claimUrl(t.db, i.rowId, i.enqueue, 10_000)))).map((x) => x!);
+    const page = (url: string) => ({ teamId: 'team-g', url, statusCode: 200, body: '{}', credits: 1, discovered: [] });
+    const done = await Promise.all(claims.map((claim) => completePageGrouped(t.db, claim, page(claim.url))));
+    expect(done.map((d) => d.status)).toEqual(['done', 'done', 'done', 'done']);
+    const seqs = await t.db.query<{ seq: number }>('select seq from crawl_urls where job_id = $1 order by seq', [id]);
+    expect(seqs.map((s) => s.seq)).toEqual([1, 2, 3, 4]);
+    // Nothing was left in the backlog: the last completion sees the crawl idle.
+    expect(done.some((d) => d.advance.pending === 0)).toBe(true);
   });
 
   test('idempotency key: reuse within 24 h is a 409', async () => {
