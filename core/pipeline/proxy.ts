@@ -52,6 +52,12 @@ const CHALLENGE_RE =
   /cf-chl-|challenge-platform|\/cdn-cgi\/challenge|captcha|verify (?:that )?you are (?:a )?human|are you a robot|access denied|attention required|just a moment\.\.\.|unusual traffic|request blocked|ddos-guard|px-captcha|perimeterx/i;
 
 /**
+ * One word of every CHALLENGE_RE marker, with no space or tag inside: a page whose raw text has none
+ * of them cannot show a marker once its tags are gone, so most pages skip the tag stripping.
+ */
+const MARKER_WORD_RE = /cf-chl-|challenge|captcha|human|robot|denied|attention|moment|unusual|blocked|ddos-guard|perimeterx/i;
+
+/**
  * Whether an answer looks like an anti-bot block rather than the page: 403 or 429, or a 503 or
  * short 200 page carrying challenge markers.
  */
@@ -60,7 +66,7 @@ export function looksBlocked(response: EngineResponse): boolean {
   if (status === 403 || status === 429) return true;
   const text = response.text ?? '';
   if (status === 503) return CHALLENGE_RE.test(text.slice(0, 50_000));
-  if (status >= 200 && status < 300 && text.length > 0 && text.length < 20_000) {
+  if (status >= 200 && status < 300 && text.length > 0 && text.length < 20_000 && MARKER_WORD_RE.test(text)) {
     const visible = text.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
     return visible.length < 2_000 && CHALLENGE_RE.test(visible);
   }

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, startSite, type Site } from './site.ts';
 import { startOn, type TestTrawl } from './helpers.ts';
+import { looksBlocked } from '../../core/pipeline/proxy.ts';
 import { startMicrosocks, startTinyproxy, VIA_NAME, type RunningProxy } from './proxies.ts';
 
 
@@ -167,5 +168,21 @@ describe('auto falls back when the first route fails', () => {
     expect(res.status).toBeGreaterThanOrEqual(500);
     expect(res.body.success).toBe(false);
     expect(site.count('/echo?fb3')).toBe(before);
+  });
+});
+
+describe('block detection', () => {
+  const answer = (statusCode: number, text: string) =>
+    ({ url: 'http://127.0.0.1:9/', statusCode, headers: {}, contentType: 'text/html', body: new Uint8Array(), text, engine: 'fetch' }) as const;
+
+  test('short challenge pages are blocks, whatever tags sit between the words; ordinary pages are not', () => {
+    expect(looksBlocked(answer(403, 'anything'))).toBe(true);
+    expect(looksBlocked(answer(200, '<html><title>Just a moment...</title><body>Checking your browser</body></html>'))).toBe(true);
+    expect(looksBlocked(answer(200, '<p><b>Access</b>\n  <i>denied</i></p>'))).toBe(true);
+    expect(looksBlocked(answer(200, '<script>var captcha = 1</script><p>Please verify you are a human.</p>'))).toBe(true);
+    expect(looksBlocked(answer(503, '<div id="cf-chl-widget"></div>'))).toBe(true);
+    expect(looksBlocked(answer(200, '<h1>Humans and robots</h1><p>An essay on automation.</p>'))).toBe(false);
+    expect(looksBlocked(answer(200, '<h1>Manual</h1><p>Chapter 1. Getting started.</p>'))).toBe(false);
+    expect(looksBlocked(answer(200, `<p>${'Access denied '.repeat(10)}</p>${'<p>long article text</p>'.repeat(200)}`))).toBe(false);
   });
 });
