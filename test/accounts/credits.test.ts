@@ -108,7 +108,7 @@ describe('charges', () => {
     const res = await trawl.post('/v2/scrape', { url, timeout: 5000 }, trawl.auth(key));
     expect(res.status).toBeGreaterThanOrEqual(500);
     expect(await trawl.credits(team)).toBe(5);
-    const bad = await trawl.post('/v2/scrape', { url: 'ftp://example.org/x' }, trawl.auth(key));
+    const bad = await trawl.post('/v2/scrape', { url: 'ftp://site.example/x' }, trawl.auth(key));
     expect(bad.status).toBe(400);
     expect(await trawl.credits(team)).toBe(5);
   });

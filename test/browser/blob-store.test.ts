@@ -23,8 +23,8 @@ describe('local blob store', () => {
     expect(got?.contentType).toBe('image/png');
     expect([...got!.bytes]).toEqual([1, 2, 3, 255]);
     expect(store.url(key)).toBe(`http://localhost:3002/v2/blobs/${key}`);
-    base = 'https://trawl.example.org/';
-    expect(store.url(key)).toBe(`https://trawl.example.org/v2/blobs/${key}`);
+    base = 'https://trawl.site.example/';
+    expect(store.url(key)).toBe(`https://trawl.site.example/v2/blobs/${key}`);
     expect(await store.put(bytes, 'application/pdf', 1000)).toMatch(/\.pdf$/);
     expect(await store.put(bytes, 'image/jpeg', 1000)).toMatch(/\.jpg$/);
     expect(await store.put(bytes, 'application/x-whatever', 1000)).toMatch(/\.bin$/);

@@ -101,15 +101,15 @@ describe('isAdRequest', () => {
     'https://pagead2.googlesyndication.com/pagead/js/adsbygoogle.js',
     'https://www.google-analytics.com/analytics.js',
     'https://cdn.cookielaw.org/scripttemplates/otSDKStub.js',
-    'https://example.org/pagead/show_ads.js',
-    'https://example.org/assets/ads.js?v=2',
+    'https://site.example/pagead/show_ads.js',
+    'https://site.example/assets/ads.js?v=2',
   ])('%s is blocked', (url) => expect(isAdRequest(url)).toBe(true));
 
   test.each([
-    'https://example.org/app.js',
-    'https://example.org/uploads/headers.png',
-    'https://roads.example.org/maps.js',
-    'https://example.org/downloads/file.pdf',
+    'https://site.example/app.js',
+    'https://site.example/uploads/headers.png',
+    'https://roads.site.example/maps.js',
+    'https://site.example/downloads/file.pdf',
     'data:text/plain,ads',
   ])('%s is allowed', (url) => expect(isAdRequest(url)).toBe(false));
 });

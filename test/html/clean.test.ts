@@ -5,7 +5,7 @@ import { BoilerplateTracker } from '../../parsers/html/fingerprints.ts';
 import { validateSelectors } from '../../parsers/html/selectors.ts';
 import { TrawlError } from '../../core/errors.ts';
 
-const URL_ = 'https://example.org/dir/page.html';
+const URL_ = 'https://site.example/dir/page.html';
 const full = (html: string, extra: Record<string, unknown> = {}) => cleanHtml(html, { url: URL_, onlyMainContent: false, ...extra });
 
 describe('always-on cleanup', () => {
@@ -29,19 +29,19 @@ describe('always-on cleanup', () => {
   test('makes href/src/srcset absolute, respects <base href>, drops javascript: hrefs, keeps mailto and data', () => {
     const out = full(`<head><base href="/base/"></head><body><a href="x.html">x</a><a href="//cdn.test/y">y</a><a href="javascript:void(0)">js</a>
       <a href="mailto:a@b.test">m</a><img src="i.png" srcset="i1.png 1x, /i2.png 2x"><img src="data:image/png;base64,AAA="></body>`);
-    expect(out).toContain('href="https://example.org/base/x.html"');
+    expect(out).toContain('href="https://site.example/base/x.html"');
     expect(out).toContain('href="https://cdn.test/y"');
     expect(out).toContain('<a>js</a>');
     expect(out).toContain('href="mailto:a@b.test"');
-    expect(out).toContain('src="https://example.org/base/i.png"');
-    expect(out).toContain('srcset="https://example.org/base/i1.png 1x, https://example.org/i2.png 2x"');
+    expect(out).toContain('src="https://site.example/base/i.png"');
+    expect(out).toContain('srcset="https://site.example/base/i1.png 1x, https://site.example/i2.png 2x"');
     expect(out).toContain('src="data:image/png;base64,AAA="');
   });
 
   test('promotes lazy-loading image sources over placeholders', () => {
     const out = full(`<body><img src="data:image/gif;base64,R0lGOD" data-src="/real.jpg" alt="a"><img data-srcset="/s.jpg 400w, /l.jpg 1200w" alt="b"></body>`);
-    expect(out).toContain('src="https://example.org/real.jpg"');
-    expect(out).toContain('src="https://example.org/l.jpg"');
+    expect(out).toContain('src="https://site.example/real.jpg"');
+    expect(out).toContain('src="https://site.example/l.jpg"');
   });
 
   test('removes heading permalinks and code line numbers', () => {

@@ -21,7 +21,7 @@ export async function fixture(name: string): Promise<string> {
 
 /** Page HTML -> markdown the way the scrape pipeline does it (clean, then convert). */
 export function pageToMarkdown(html: string, opts: Partial<CleanHtmlOptions> & { removeBase64Images?: boolean } = {}): string {
-  const cleaned = cleanHtml(html, { url: opts.url ?? 'https://example.org/page', onlyMainContent: opts.onlyMainContent ?? true, ...opts });
+  const cleaned = cleanHtml(html, { url: opts.url ?? 'https://site.example/page', onlyMainContent: opts.onlyMainContent ?? true, ...opts });
   return htmlToMarkdown(cleaned, { removeBase64Images: opts.removeBase64Images ?? true });
 }
 

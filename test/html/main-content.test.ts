@@ -128,7 +128,7 @@ describe('onlyMainContent on fixture pages', () => {
     const html = `<body><header><a href="/">Logo</a></header><div class="content"><h1>All items</h1><ul>${items}</ul></div><footer>Legal</footer></body>`;
     const out = pageToMarkdown(html);
     expect(out).toContain('# All items');
-    expect(out).toContain('[Item number 29](https://example.org/item/29)');
+    expect(out).toContain('[Item number 29](https://site.example/item/29)');
     expect(out).not.toContain('Legal');
   });
 
@@ -148,7 +148,7 @@ describe('onlyMainContent on fixture pages', () => {
       <p>Related: <a href="/r">A related story</a></p><p>See <a href="/x">this report</a> for the details of the plan and its budget over ten years.</p></article></body>`;
     const out = pageToMarkdown(html);
     expect(out).toContain('Paragraph 2 of the story');
-    expect(out).toContain('See [this report](https://example.org/x) for the details');
+    expect(out).toContain('See [this report](https://site.example/x) for the details');
     expect(out).not.toContain('Another story');
     expect(out).not.toContain('A related story');
   });

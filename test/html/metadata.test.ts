@@ -5,7 +5,7 @@ import { extractMetadata, metaKey } from '../../parsers/html/metadata.ts';
 import { parseHtml } from '../../parsers/html/dom.ts';
 import { context, fixture } from './helpers.ts';
 
-const meta = (html: string, url = 'https://example.org/a/b.html') => extractMetadata(parseHtml(html), url);
+const meta = (html: string, url = 'https://site.example/a/b.html') => extractMetadata(parseHtml(html), url);
 
 describe('extractMetadata', () => {
   test('page keys: title, description, language, keywords, robots, favicon (absolute)', () => {
@@ -17,7 +17,7 @@ describe('extractMetadata', () => {
     expect(m.language).toBe('fr-CA');
     expect(m.keywords).toBe('a, b');
     expect(m.robots).toBe('noindex');
-    expect(m.favicon).toBe('https://example.org/fav.ico');
+    expect(m.favicon).toBe('https://site.example/fav.ico');
   });
 
   test('Open Graph, article and Dublin Core keys', () => {
@@ -95,7 +95,7 @@ describe('html parser plugin', () => {
   test('parse returns the HTML unchanged and its metadata; decodes bytes when no text is given', async () => {
     const html = '<html lang="de"><head><title>Grüße</title></head><body><p>x</p></body></html>';
     const bytes = new TextEncoder().encode(html);
-    const out = await parser.parse({ bytes, contentType: 'text/html', url: 'https://example.org/' }, { type: 'html' }, context());
+    const out = await parser.parse({ bytes, contentType: 'text/html', url: 'https://site.example/' }, { type: 'html' }, context());
     expect(out.html).toBe(html);
     expect(out.metadata.title).toBe('Grüße');
     expect(out.metadata.language).toBe('de');

@@ -43,7 +43,7 @@ async function workbook(): Promise<Uint8Array> {
   wb.title = 'Sales 2024';
   const s1 = wb.addWorksheet('Q1 Sales');
   s1.addRow(['Region', 'Units', 'Price', 'Total', 'Date', 'Link']);
-  s1.addRow(['North', 12, 2.5, { formula: 'B2*C2', result: 30 }, new Date(Date.UTC(2024, 0, 31)), { text: 'report', hyperlink: 'https://example.org/r' }]);
+  s1.addRow(['North', 12, 2.5, { formula: 'B2*C2', result: 30 }, new Date(Date.UTC(2024, 0, 31)), { text: 'report', hyperlink: 'https://site.example/r' }]);
   s1.addRow(['South', 7, 0.1 + 0.2, { formula: 'B3*C3', result: 2.1 }, new Date(Date.UTC(2024, 1, 1, 13, 30)), '']);
   s1.addRow([]);
   s1.addRow([{ richText: [{ text: 'Grand ' }, { text: 'total', font: { bold: true } }] }, 19, null, 32.1]);
@@ -102,7 +102,7 @@ describe('xlsx', () => {
         '',
         '| Region | Units | Price | Total | Date | Link |',
         '| --- | --- | --- | --- | --- | --- |',
-        '| North | 12 | 2.5 | 30 | 2024-01-31 | [report](https://example.org/r) |',
+        '| North | 12 | 2.5 | 30 | 2024-01-31 | [report](https://site.example/r) |',
         '| South | 7 | 0.3 | 2.1 | 2024-02-01T13:30:00Z |  |',
         '| Grand total | 19 |  | 32.1 |  |  |',
         '',

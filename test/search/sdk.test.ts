@@ -58,7 +58,7 @@ describe('firecrawl SDK search', () => {
   });
 
   test('a bad query is an SDK error carrying the server message', async () => {
-    const err = await sdkError(fc.search('site:example.org'));
+    const err = await sdkError(fc.search('site:site.example'));
     expect(err.message).toContain('only operators');
   });
 

@@ -135,7 +135,7 @@ describe('bad requests get clear 400s', () => {
   const cases: [string, unknown, string][] = [
     ['empty query', { query: '' }, 'query must not be empty'],
     ['10 KB query', { query: 'tide '.repeat(2048) }, 'query is too long'],
-    ['operators only', { query: 'site:example.org -site:other.example' }, 'only operators'],
+    ['operators only', { query: 'site:site.example -site:other.example' }, 'only operators'],
     ['include and exclude', { query: 'tide', includeDomains: ['a.example'], excludeDomains: ['b.example'] }, 'includeDomains and excludeDomains'],
     ['developer with another category', { query: 'tide', categories: ['developer', 'github'] }, 'developer category'],
     ['bad tbs', { query: 'tide', tbs: 'qdr:forever' }, 'Invalid tbs'],
