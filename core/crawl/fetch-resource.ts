@@ -10,6 +10,7 @@ import type { Registry } from '../registry.ts';
 import type { BlobStore } from '../blobs.ts';
 import type { ScrapeOptions } from '../http/models/scrape.ts';
 import { SCRAPE_DEFAULTS } from '../pipeline/scrape-options.ts';
+import { deadline } from '../net/deadline.ts';
 
 export interface ResourceDeps {
   config: ResolvedConfig;
@@ -57,23 +58,28 @@ function isGzip(bytes: Uint8Array): boolean {
  */
 export async function fetchResource(deps: ResourceDeps, url: string, timeoutMs: number, signal?: AbortSignal): Promise<Resource> {
   const engine = await deps.registry.get('engine', 'fetch');
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const response = await engine.fetch(
-    {
-      url,
-      headers: { accept: 'text/plain, application/xml, text/xml, application/gzip, */*;q=0.5' },
-      options: { ...RESOURCE_OPTIONS, timeout: timeoutMs },
-      timeoutMs,
-      allowPrivateTargets: deps.config.allowPrivateTargets,
-    },
-    {
-      config: deps.config,
-      log: deps.log,
-      blobs: deps.blobs,
-      deadline: Date.now() + timeoutMs,
-      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-    },
-  );
+  const timeout = deadline(timeoutMs, signal);
+  let response: Awaited<ReturnType<typeof engine.fetch>>;
+  try {
+    response = await engine.fetch(
+      {
+        url,
+        headers: { accept: 'text/plain, application/xml, text/xml, application/gzip, */*;q=0.5' },
+        options: { ...RESOURCE_OPTIONS, timeout: timeoutMs },
+        timeoutMs,
+        allowPrivateTargets: deps.config.allowPrivateTargets,
+      },
+      {
+        config: deps.config,
+        log: deps.log,
+        blobs: deps.blobs,
+        deadline: Date.now() + timeoutMs,
+        signal: timeout.signal,
+      },
+    );
+  } finally {
+    timeout.dispose();
+  }
   let text = response.text;
   if (isGzip(response.body)) {
     try {

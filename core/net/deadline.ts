@@ -4,7 +4,8 @@
  * listeners hold reachable until it fires. Per page of a crawl that kept every finished page's
  * document and response alive for the whole scrape timeout (30 s at the default, ~9,000 pages at
  * 300 pages/s, the heap growing by ~60 MB per 1,169-page crawl). A deadline here stops its timer when
- * the work is over.
+ * the work is over. Every per-request deadline that other signals or listeners hang off uses it (the
+ * scrape run, the fetch and browser engines, search providers, map, robots and sitemap fetches).
  */
 
 export interface Deadline {

@@ -6,6 +6,7 @@
  */
 import { TrawlError } from '../errors.ts';
 import type { PluginContext } from '../plugin.ts';
+import { deadline } from '../net/deadline.ts';
 
 export interface ProviderRequest {
   method?: 'GET' | 'POST';
@@ -22,8 +23,16 @@ export interface ProviderRequest {
  */
 export async function providerJson<T = any>(provider: string, url: string, req: ProviderRequest, ctx: PluginContext): Promise<T> {
   const remaining = Math.max(1, ctx.deadline - Date.now());
-  const timeout = AbortSignal.timeout(remaining);
-  const signal = AbortSignal.any([ctx.signal, timeout]);
+  const timeout = deadline(remaining, ctx.signal);
+  try {
+    return await requestJson<T>(provider, url, req, timeout.signal, remaining);
+  } finally {
+    timeout.dispose();
+  }
+}
+
+/** providerJson's request and answer under `signal`, which aborts at the deadline (`remaining` ms) or with the caller. */
+async function requestJson<T>(provider: string, url: string, req: ProviderRequest, signal: AbortSignal, remaining: number): Promise<T> {
   let res: Response;
   try {
     res = await fetch(url, {
@@ -34,7 +43,7 @@ export async function providerJson<T = any>(provider: string, url: string, req: 
       redirect: 'follow',
     });
   } catch (e) {
-    if (timeout.aborted || ctx.signal.aborted) {
+    if (signal.aborted) {
       throw new TrawlError('GATEWAY_TIMEOUT', `[${provider}] no answer within ${remaining} ms`, { cause: e });
     }
     throw new TrawlError('UPSTREAM_ERROR', `[${provider}] request failed: ${(e as Error).message}`, { cause: e });
@@ -43,7 +52,7 @@ export async function providerJson<T = any>(provider: string, url: string, req: 
   try {
     text = await res.text();
   } catch (e) {
-    if (timeout.aborted || ctx.signal.aborted) throw new TrawlError('GATEWAY_TIMEOUT', `[${provider}] no answer within ${remaining} ms`, { cause: e });
+    if (signal.aborted) throw new TrawlError('GATEWAY_TIMEOUT', `[${provider}] no answer within ${remaining} ms`, { cause: e });
     throw new TrawlError('UPSTREAM_ERROR', `[${provider}] reading the answer failed: ${(e as Error).message}`, { cause: e });
   }
   let body: unknown;

@@ -12,6 +12,7 @@ import type { BlobStore } from '../blobs.ts';
 import type { Registry } from '../registry.ts';
 import type { SearchHit, SearchQuery } from '../plugin.ts';
 import { TrawlError } from '../errors.ts';
+import { deadline as untilDeadline } from '../net/deadline.ts';
 
 export interface ProviderDeps {
   config: ResolvedConfig;
@@ -51,13 +52,13 @@ export async function searchWithFallback(
     if (Date.now() >= deadline) throw searchTimeout(query.timeoutMs);
     tried++;
     const log = deps.log.child({ plugin: `search:${name}` });
-    const timeout = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+    const timeout = untilDeadline(Math.max(1, deadline - Date.now()), signal);
     const started = Date.now();
     try {
       const hits = await plugin.search(query, {
         config: deps.config,
         log,
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        signal: timeout.signal,
         deadline,
         blobs: deps.blobs,
         db: deps.db,
@@ -68,6 +69,8 @@ export async function searchWithFallback(
       const err = TrawlError.wrap(e);
       log.warn({ source: query.source, err: err.message, ms: Date.now() - started }, 'search provider failed; trying the next');
       failures.push(err.message.startsWith('[') ? err.message : `[${name}] ${err.message}`);
+    } finally {
+      timeout.dispose();
     }
   }
   if (Date.now() >= deadline) throw searchTimeout(query.timeoutMs);

@@ -124,7 +124,6 @@ export async function completePage(
   return { status: 'done', advance, next };
 }
 
-
 /** One page to complete: its claim, what to store and its chain lease (0: claim no next page). */
 export interface PageToComplete {
   claim: ClaimedUrl;

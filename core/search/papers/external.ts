@@ -7,6 +7,7 @@
 import type { ResolvedConfig } from '../../config.ts';
 import type { Logger } from '../../log.ts';
 import type { PaperFilters, PaperResult } from './store.ts';
+import { deadline } from '../../net/deadline.ts';
 
 /** Time one external index may take, ms. */
 export const EXTERNAL_TIMEOUT_MS = 10_000;
@@ -38,11 +39,11 @@ export async function searchExternalIndexes(
       for (const c of filters.categories ?? []) url.searchParams.append('categories', c);
       if (filters.from) url.searchParams.set('from', filters.from);
       if (filters.to) url.searchParams.set('to', filters.to);
+      const timeout = deadline(EXTERNAL_TIMEOUT_MS, signal);
       try {
-        const timeout = AbortSignal.timeout(EXTERNAL_TIMEOUT_MS);
         const res = await fetch(url, {
           headers: { accept: 'application/json', ...(index.apiKey ? { authorization: `Bearer ${index.apiKey}` } : {}) },
-          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+          signal: timeout.signal,
         });
         const body = (await res.json().catch(() => undefined)) as { results?: unknown[]; detail?: string; error?: string } | undefined;
         if (!res.ok) throw new Error(`HTTP ${res.status}${body?.detail || body?.error ? `: ${body.detail ?? body.error}` : ''}`);
@@ -59,6 +60,8 @@ export async function searchExternalIndexes(
         errors.push(`${index.url}: ${why}`);
         log.warn({ index: index.url, err: why }, 'external paper index failed');
         return undefined;
+      } finally {
+        timeout.dispose();
       }
     }),
   );

@@ -8,6 +8,7 @@
  */
 import type { BrowserContext, Page } from 'puppeteer-core';
 import { TrawlError } from '../../../core/errors.ts';
+import { deadline as untilDeadline } from '../../../core/net/deadline.ts';
 import type { EngineRequest, PluginContext } from '../../../core/plugin.ts';
 import type { Action } from '../../../core/http/models/scrape.ts';
 import { runActions } from './actions.ts';
@@ -40,7 +41,23 @@ export async function openSession(pool: BrowserPool, request: EngineRequest, ctx
   const actions = validateActions(request.options.actions).filter((a) => REPLAYED.has(a.type));
   const deadline = Date.now() + Math.min(request.timeoutMs, ctx.deadline - Date.now());
   const remaining = () => deadline - Date.now();
-  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(1, remaining()))]);
+  // Used while the session opens only; stopped then, so nothing stays reachable from its timer.
+  const timeout = untilDeadline(Math.max(1, remaining()), ctx.signal);
+  try {
+    return await open(pool, request, ctx, actions, remaining, timeout.signal);
+  } finally {
+    timeout.dispose();
+  }
+}
+
+async function open(
+  pool: BrowserPool,
+  request: EngineRequest,
+  ctx: PluginContext,
+  actions: Action[],
+  remaining: () => number,
+  signal: AbortSignal,
+): Promise<BrowserSession> {
   const lease: Lease = await pool.acquire({ signal, ...proxyOptions(request) });
   let state: PageState | undefined;
   try {
