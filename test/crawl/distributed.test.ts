@@ -4,7 +4,7 @@
  * fault test: during a second crawl one worker is killed with SIGKILL and Redis (no persistence) is
  * restarted, losing the queue; the crawl still completes with every page exactly once in the results.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import postgres from 'postgres';
 import { pgDocsInstalled, servePgDocs, type PgDocsSite } from '../fixtures/crawl-site/pg-docs.ts';
@@ -18,7 +18,9 @@ let api: Api;
 beforeAll(async () => {
   if (!pgDocsInstalled) return;
   site = servePgDocs();
-  cluster = await startCluster(2);
+  // The defaults, named because the fault test relies on them: a crawl keeps 10 pages in flight, a
+  // worker runs at most 8 of them.
+  cluster = await startCluster(2, { TRAWL_TEAM_CONCURRENCY: '10', TRAWL_WORKER_CONCURRENCY: '8' });
   api = apiOf({ base: cluster.base });
 }, 60_000);
 afterAll(async () => {
@@ -56,7 +58,22 @@ describe.skipIf(!pgDocsInstalled)('postgresql-doc-15, api + 2 workers', () => {
       if (i > 3000) throw new Error('crawl did not progress');
       await Bun.sleep(100);
     }
-    await cluster.killWorker(0);
+    // Hold the site's responses until more pages are in flight than one worker runs: then both
+    // workers hold claims, and the one killed has pages to lose.
+    const sql = postgres(cluster.databaseUrl, { max: 1, onnotice: () => {} });
+    onTestFinished(() => sql.end());
+    const release = site.hold();
+    try {
+      for (let i = 0; ; i++) {
+        const [{ active }] = await sql`select count(*)::int as active from crawl_urls where job_id = ${id} and status = 'active'`;
+        if (active > 8) break;
+        if (i > 300) throw new Error(`only ${active} pages in flight with the site held`);
+        await Bun.sleep(100);
+      }
+      await cluster.killWorker(0);
+    } finally {
+      release();
+    }
     await cluster.redis.restart();
     await waitDone(api, `/v2/crawl/${id}`, 600_000);
     await expectWholeManual(api, id, site);
@@ -65,14 +82,10 @@ describe.skipIf(!pgDocsInstalled)('postgresql-doc-15, api + 2 workers', () => {
     for (const p of site.pages) expect(site.hits.get(`/${p}`) ?? 0).toBeGreaterThanOrEqual(1);
     expect(twice.length).toBeLessThanOrEqual(10);
     // The repair really happened: the killed worker's pages were taken over (second attempt).
-    const sql = postgres(cluster.databaseUrl, { max: 1, onnotice: () => {} });
-    try {
-      const [{ retried }] = await sql`select count(*)::int as retried from crawl_urls where job_id = ${id} and attempts > 1`;
-      expect(retried).toBeGreaterThan(0);
-      expect(retried).toBeLessThanOrEqual(10);
-    } finally {
-      await sql.end();
-    }
+    const [{ retried }] = await sql`select count(*)::int as retried from crawl_urls where job_id = ${id} and attempts > 1`;
+    expect(retried).toBeGreaterThan(0);
+    expect(retried).toBeLessThanOrEqual(10);
+    process.stdout.write(`[pg-docs fault] ${retried} pages taken over, ${twice.length} fetched twice\n`);
     // The surviving worker takes new work from the restarted Redis.
     const batch = await api.post('/v2/batch/scrape', { urls: site.pages.slice(0, 5).map((p) => `${site.origin}/${p}`) });
     expect(batch.status).toBe(200);
