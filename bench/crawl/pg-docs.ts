@@ -60,6 +60,10 @@ interface Round {
   pagesPerSecond: number;
   /** CPU seconds per thread of the embedded process during the crawl (`bun` is the main thread). */
   threadCpuSeconds?: Record<string, number>;
+  /** Seconds from the end of the crawl until the crawling processes were quiet (see settle). */
+  settleSeconds?: number;
+  /** CPU seconds they used in that time. */
+  settleCpuSeconds?: number;
 }
 
 /** Requests the site has answered so far. */
@@ -131,36 +135,68 @@ function threadDelta(before: Record<string, number>, after: Record<string, numbe
   return out;
 }
 
-/** Crawls ROUNDS times through one Trawl API; `cpu` reads the crawling processes' CPU seconds. */
-async function trawlRounds(base: string, start: string, cpu: () => number, threads?: () => Record<string, number>): Promise<Round[]> {
-  const rounds: Round[] = [];
-  for (let round = 1; round <= ROUNDS; round++) {
-    const cpu0 = cpu();
-    const threads0 = threads?.();
-    const fetches0 = fetchCount();
-    const r = await crawlWithTrawl(base, start);
-    rounds.push({
-      round, ...r, cpuSeconds: Math.round((cpu() - cpu0) * 100) / 100, fetches: fetchCount() - fetches0, pagesPerSecond: r.pages / r.seconds,
-      ...(threads ? { threadCpuSeconds: threadDelta(threads0!, threads()) } : {}),
-    });
+/**
+ * Waits after a crawl until the crawling processes are quiet: less than 5% of a core used over
+ * 500 ms (capped at 60 s). What they do meanwhile is work the crawl left behind (Trawl: the search
+ * index, written once no page arrives; core/search/index-feed.ts).
+ * @returns seconds from the call to the start of the quiet 500 ms, and the CPU seconds used until then
+ */
+async function settle(cpu: () => number): Promise<{ settleSeconds: number; settleCpuSeconds: number }> {
+  const t0 = performance.now();
+  const cpu0 = cpu();
+  const samples: { t: number; cpu: number }[] = [{ t: t0, cpu: cpu0 }];
+  for (;;) {
+    await Bun.sleep(100);
+    samples.push({ t: performance.now(), cpu: cpu() });
+    const window = samples.at(-6);
+    const last = samples.at(-1)!;
+    if ((window && last.cpu - window.cpu < 0.025) || last.t - t0 > 60_000) {
+      const quietFrom = window ?? last;
+      return { settleSeconds: Math.round((quietFrom.t - t0) / 10) / 100, settleCpuSeconds: Math.round((quietFrom.cpu - cpu0) * 100) / 100 };
+    }
   }
-  return rounds;
 }
 
-async function benchTrawl(start: string): Promise<Record<string, unknown>> {
+/** One side of the comparison, kept running across rounds so that the rounds can alternate. */
+interface Side {
+  /** Crawls the site once more (round numbers start at 1). */
+  round(round: number): Promise<Round>;
+  /** Stops the processes; returns what the report says about this side. */
+  close(): Promise<Record<string, unknown>>;
+}
+
+/** A Trawl crawl through `base`, then the wait until quiet; `cpu` reads the crawling processes' CPU seconds. */
+async function trawlRound(round: number, base: string, start: string, cpu: () => number, threads?: () => Record<string, number>): Promise<Round> {
+  const cpu0 = cpu();
+  const threads0 = threads?.();
+  const fetches0 = fetchCount();
+  const r = await crawlWithTrawl(base, start);
+  const crawlCpu = cpu() - cpu0;
+  const threadCpu = threads ? { threadCpuSeconds: threadDelta(threads0!, threads()) } : {};
+  return {
+    round, ...r, cpuSeconds: Math.round(crawlCpu * 100) / 100, fetches: fetchCount() - fetches0, pagesPerSecond: r.pages / r.seconds,
+    ...threadCpu, ...(await settle(cpu)),
+  };
+}
+
+async function startTrawl(start: string): Promise<Side> {
   const env: Record<string, string> = { TRAWL_TEAM_CONCURRENCY: args['team-concurrency']!, TRAWL_WORKER_CONCURRENCY: args['worker-concurrency']! };
   if (args['content-threads'] !== undefined) env.TRAWL_CONTENT_THREADS = args['content-threads'];
   if (args.distributed) {
     const cluster = await startCluster(2, env);
-    try {
-      const rounds = await trawlRounds(cluster.base, start, () => cluster.workers.reduce((a, w) => a + cpuSeconds(w.pid), 0));
-      return { mode: 'distributed (api + 2 workers, PostgreSQL, Redis)', rounds, peakRssMb: cluster.workers.map((w) => peakRssMb(w.pid)) };
-    } finally {
-      await cluster.stop();
-    }
+    const cpu = () => cluster.workers.reduce((a, w) => a + cpuSeconds(w.pid), 0);
+    return {
+      round: (n) => trawlRound(n, cluster.base, start, cpu),
+      async close() {
+        const peakRss = cluster.workers.map((w) => peakRssMb(w.pid));
+        await cluster.stop();
+        return { mode: 'distributed (api + 2 workers, PostgreSQL, Redis)', peakRssMb: peakRss };
+      },
+    };
   }
   const dir = mkdtempSync(join(tmpdir(), 'trawl-bench-'));
   const port = freePort();
+  const base = `http://127.0.0.1:${port}`;
   const serve = () =>
     Bun.spawn(['bun', ...(args.profile ? ['--cpu-prof-md', `--cpu-prof-dir=${args.profile}`] : []), join(ROOT, 'bin/trawl.ts'), 'serve'], {
       cwd: dir,
@@ -171,54 +207,71 @@ async function benchTrawl(start: string): Promise<Record<string, unknown>> {
     });
   // First start initialises the embedded database (initdb peaks near 1 GB); measure a normal start.
   const first = serve();
-  await waitHealthy(`http://127.0.0.1:${port}`);
+  await waitHealthy(base);
   first.kill('SIGTERM');
   await first.exited;
   const proc = serve();
-  try {
-    await waitHealthy(`http://127.0.0.1:${port}`);
-    const rounds = await trawlRounds(`http://127.0.0.1:${port}`, start, () => cpuSeconds(proc.pid), () => threadCpuSeconds(proc.pid));
-    return { mode: 'embedded (trawl serve: PGlite, in-process queue)', rounds, peakRssMb: peakRssMb(proc.pid) };
-  } finally {
-    proc.kill('SIGTERM');
-    await proc.exited;
-    rmSync(dir, { recursive: true, force: true });
-  }
+  await waitHealthy(base);
+  return {
+    round: (n) => trawlRound(n, base, start, () => cpuSeconds(proc.pid), () => threadCpuSeconds(proc.pid)),
+    async close() {
+      const peakRss = peakRssMb(proc.pid);
+      proc.kill('SIGTERM');
+      await proc.exited;
+      rmSync(dir, { recursive: true, force: true });
+      return { mode: 'embedded (trawl serve: PGlite, in-process queue)', peakRssMb: peakRss };
+    },
+  };
 }
 
-async function benchCrawlee(start: string): Promise<Record<string, unknown>> {
+/** Crawlee's side in its own process (crawlee-run.ts --stdin: one round per line it reads), or why not. */
+async function startCrawlee(start: string): Promise<Side | string> {
   try {
     Bun.resolveSync('@crawlee/cheerio', ROOT);
   } catch {
-    return { skipped: '@crawlee/cheerio is not installed (bun install)' };
+    return '@crawlee/cheerio is not installed (bun install)';
   }
   const dir = mkdtempSync(join(tmpdir(), 'crawlee-bench-'));
-  const proc = Bun.spawn(['bun', join(import.meta.dir, 'crawlee-run.ts'), start, String(ROUNDS)], {
+  const proc = Bun.spawn(['bun', join(import.meta.dir, 'crawlee-run.ts'), start, String(ROUNDS), '--stdin'], {
     cwd: dir,
     env: { PATH: process.env.PATH ?? '', HOME: dir, CRAWLEE_STORAGE_DIR: join(dir, 'storage') },
+    stdin: 'pipe',
     stdout: 'pipe',
     stderr: 'inherit',
   });
-  // One JSON line per round; the site's fetch count is read as each line arrives.
-  const rounds: Round[] = [];
-  let fetches0 = fetchCount();
-  let buffered = '';
   const reader = proc.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    buffered += chunk.value;
-    for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
-      const line = buffered.slice(0, nl).trim();
-      buffered = buffered.slice(nl + 1);
-      if (!line.startsWith('{')) continue;
-      const r = JSON.parse(line) as Omit<Round, 'fetches' | 'pagesPerSecond'> & { peakRssMb: number };
-      rounds.push({ ...r, fetches: fetchCount() - fetches0, pagesPerSecond: r.pages / r.seconds });
-      fetches0 = fetchCount();
+  let buffered = '';
+  let peakRss = NaN;
+  /** The next JSON line crawlee-run.ts prints. */
+  async function nextResult(): Promise<Omit<Round, 'fetches' | 'pagesPerSecond'> & { peakRssMb: number }> {
+    for (;;) {
+      for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+        const line = buffered.slice(0, nl).trim();
+        buffered = buffered.slice(nl + 1);
+        if (line.startsWith('{')) return JSON.parse(line);
+      }
+      const chunk = await reader.read();
+      if (chunk.done) throw new Error(`crawlee-run.ts exited (${await proc.exited}) without a result`);
+      buffered += chunk.value;
     }
   }
-  await proc.exited;
-  rmSync(dir, { recursive: true, force: true });
-  if (rounds.length === 0) return { error: `crawlee-run.ts exited with ${proc.exitCode} and printed no result` };
-  return { rounds, peakRssMb: (rounds.at(-1) as unknown as { peakRssMb: number }).peakRssMb };
+  return {
+    async round(n) {
+      const fetches0 = fetchCount();
+      proc.stdin.write('go\n');
+      proc.stdin.flush();
+      const r = await nextResult();
+      peakRss = r.peakRssMb;
+      const cpu = () => cpuSeconds(proc.pid);
+      return { ...r, round: n, fetches: fetchCount() - fetches0, pagesPerSecond: r.pages / r.seconds, ...(await settle(cpu)) };
+    },
+    async close() {
+      proc.stdin.end();
+      await proc.exited;
+      rmSync(dir, { recursive: true, force: true });
+      return { peakRssMb: peakRss };
+    },
+  };
 }
 
 if (!pgDocsInstalled) {
@@ -227,27 +280,38 @@ if (!pgDocsInstalled) {
 }
 const site = servePgDocs();
 const start = `${site.origin}/index.html`;
+const line = (r: Round) =>
+  `${r.pages} pages in ${r.seconds.toFixed(2)} s = ${r.pagesPerSecond.toFixed(1)} pages/s, ${r.cpuSeconds.toFixed(1)} CPU s, ${r.fetches} fetches; ` +
+  `quiet ${r.settleSeconds!.toFixed(2)} s later (${r.settleCpuSeconds!.toFixed(1)} CPU s)`;
 try {
-  const trawl = await benchTrawl(start);
-  const crawlee = args['skip-crawlee'] ? { skipped: '--skip-crawlee' } : await benchCrawlee(start);
-  const trawlRuns = trawl.rounds as Round[];
-  const crawleeRuns = (crawlee as { rounds?: Round[] }).rounds;
-  const line = (r: Round) => `${r.pages} pages in ${r.seconds.toFixed(2)} s = ${r.pagesPerSecond.toFixed(1)} pages/s, ${r.cpuSeconds.toFixed(1)} CPU s, ${r.fetches} fetches`;
-  process.stdout.write(`Trawl   ${trawl.mode}, onlyMainContent ${!args['full-page']}, peak RSS ${JSON.stringify(trawl.peakRssMb)} MB\n`);
-  if (crawleeRuns) process.stdout.write(`Crawlee CheerioCrawler + turndown, peak RSS ${(crawlee as { peakRssMb?: number }).peakRssMb} MB\n`);
-  else process.stdout.write(`Crawlee: ${(crawlee as { skipped?: string }).skipped ?? JSON.stringify(crawlee)}\n`);
-  const ratios: number[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    const label = i === 0 ? 'round 1 (cold start)' : `round ${i + 1} (warmed up)`;
-    const t = trawlRuns[i];
-    const c = crawleeRuns?.[i];
-    process.stdout.write(`${label}\n  Trawl   ${line(t)}\n`);
-    if (c) {
-      ratios.push(t.pagesPerSecond / c.pagesPerSecond);
-      process.stdout.write(`  Crawlee ${line(c)}\n  Trawl / Crawlee: ${ratios[i].toFixed(2)}x\n`);
+  // The sides alternate round by round, so each pair of crawls runs under the same machine conditions.
+  const trawl = await startTrawl(start);
+  const crawlee = args['skip-crawlee'] ? '--skip-crawlee' : await startCrawlee(start);
+  const trawlRuns: Round[] = [];
+  const crawleeRuns: Round[] = [];
+  const ratios: { crawl: number; untilQuiet: number }[] = [];
+  try {
+    for (let i = 1; i <= ROUNDS; i++) {
+      const t = await trawl.round(i);
+      trawlRuns.push(t);
+      process.stdout.write(`${i === 1 ? 'round 1 (cold start)' : `round ${i} (warmed up)`}\n  Trawl   ${line(t)}\n`);
+      if (typeof crawlee === 'string') continue;
+      const c = await crawlee.round(i);
+      crawleeRuns.push(c);
+      // The crawl's rate, and the rate counting the time until each side was quiet again.
+      const untilQuiet = (r: Round) => r.pages / (r.seconds + r.settleSeconds!);
+      ratios.push({ crawl: t.pagesPerSecond / c.pagesPerSecond, untilQuiet: untilQuiet(t) / untilQuiet(c) });
+      process.stdout.write(`  Crawlee ${line(c)}\n  Trawl / Crawlee: ${ratios.at(-1)!.crawl.toFixed(2)}x (until quiet: ${ratios.at(-1)!.untilQuiet.toFixed(2)}x)\n`);
     }
+  } finally {
+    const trawlInfo = await trawl.close();
+    const crawleeInfo = typeof crawlee === 'string' ? { skipped: crawlee } : await crawlee.close();
+    process.stdout.write(`Trawl   ${trawlInfo.mode}, onlyMainContent ${!args['full-page']}, peak RSS ${JSON.stringify(trawlInfo.peakRssMb)} MB\n`);
+    if (typeof crawlee !== 'string') process.stdout.write(`Crawlee CheerioCrawler + turndown, peak RSS ${crawleeInfo.peakRssMb} MB\n`);
+    process.stdout.write(
+      `${JSON.stringify({ trawl: { ...trawlInfo, rounds: trawlRuns, onlyMainContent: !args['full-page'] }, crawlee: { ...crawleeInfo, rounds: crawleeRuns }, ratios, loadavg: loadavg() })}\n`,
+    );
   }
-  process.stdout.write(`${JSON.stringify({ trawl: { ...trawl, onlyMainContent: !args['full-page'] }, crawlee, ratios, loadavg: loadavg() })}\n`);
 } finally {
   site.stop();
 }

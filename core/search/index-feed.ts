@@ -1,96 +1,192 @@
 /**
- * The local search index's intake: scraped documents are turned into index rows at once (cheap) and
- * written in batches, one multi-row upsert per batch, off the path of the scrape or crawl page that
- * produced them. A crawl page then costs the database one statement (its completion) instead of two,
- * and the tsvector work of many pages is done in one statement (bench: 2.4 ms/page one by one, 1.5 ms
- * batched, PGlite). The index is derived data: rows are written within `maxDelayMs`; a process killed
- * before a flush loses those rows from the index only (the documents themselves are stored by then).
- * Backpressure: when `maxPending` rows wait, `add` waits for the flush under way.
+ * The local search index's intake for crawl and batch pages. Indexing is derived work at a lower
+ * priority than the pages themselves: `add` only queues the document's text and metadata, and the
+ * rows (text extraction, tsvector, one multi-row upsert per batch) are written when the process is
+ * quiet, so a crawl's pages are not slowed by it.
+ *
+ * When rows are written, one batch of `maxBatch` at a time, checking again between batches:
+ * - quiet: no page arrived for `quietMs` (a crawl or batch has ended or paused);
+ * - overdue: the oldest row has waited `maxDelayMs` (under sustained load the index lags at most
+ *   about this long);
+ * - full: `maxPending` rows or `maxPendingChars` characters of text wait. Then `add` also waits for
+ *   the writer until the queue is below twice those limits, which bounds memory.
+ * Bench (bench/crawl/pg-docs.ts): indexing costs about 2 ms of CPU per page, a third of a crawl's.
+ *
+ * The index is derived data: a process killed before the rows are written loses them from the index
+ * only (the documents are stored by then); they return when the page is scraped again. `flush`
+ * (called on close) writes everything.
  */
 import type { Queryable } from '../db/client.ts';
 import type { Logger } from '../log.ts';
 import type { Document } from '../pipeline/scrape.ts';
-import { upsertPages, type IndexedPage } from './local-index.ts';
+import { upsertPagesStatement, type IndexedPage } from './local-index.ts';
 import { upsertPaper } from './papers/store.ts';
 import { indexEntriesOf } from './index-document.ts';
+import type { PaperRecord } from './papers/extract.ts';
 
 export interface IndexFeedOptions {
   /** Rows per upsert statement. Default 50. */
   maxBatch?: number;
-  /** Longest time a row waits before it is written, ms. Default 250. */
+  /** Time without new pages after which the process counts as quiet and rows are written, ms. Default 250. */
+  quietMs?: number;
+  /** Longest time a row waits before it is written, however busy the process, ms. Default 30,000. */
   maxDelayMs?: number;
-  /** Rows waiting at which `add` waits for the running flush. Default 1000. */
+  /** Rows waiting at which they are written without waiting for quiet. Default 2,000. */
   maxPending?: number;
+  /** Characters of page text waiting at which they are written without waiting for quiet. Default 16 Mi. */
+  maxPendingChars?: number;
 }
 
 export interface SearchIndexFeed {
   /**
    * Queues a document for the index (page row, and its paper when it carries paper metadata). Never
-   * throws; resolves at once unless `maxPending` rows are waiting.
+   * throws; resolves at once unless twice `maxPending` rows (or `maxPendingChars`) are waiting.
    */
   add(doc: Document): Promise<void>;
   /** Writes everything queued (also called on close). Never throws. */
   flush(): Promise<void>;
-  /** Rows waiting to be written. */
+  /** Documents waiting to be written. */
   readonly pending: number;
+}
+
+/** A queued document: only what the index reads of it (the text it is made from and the metadata). */
+interface Queued {
+  doc: Document;
+  /** Characters of text held. */
+  chars: number;
+  /** When it was queued (performance.now(), ms). */
+  at: number;
+}
+
+/** The fields of a document the index rows are made from (index-document.ts documentText, extractPaper). */
+function indexSource(doc: Document): Queued['doc'] {
+  if (typeof doc.markdown === 'string') return { markdown: doc.markdown, metadata: doc.metadata };
+  if (typeof doc.html === 'string') return { html: doc.html, metadata: doc.metadata };
+  if (typeof doc.rawHtml === 'string') return { rawHtml: doc.rawHtml, metadata: doc.metadata };
+  return { metadata: doc.metadata };
+}
+
+/** Characters of the text indexSource keeps. */
+function textLength(doc: Document): number {
+  const text = [doc.markdown, doc.html, doc.rawHtml].find((t) => typeof t === 'string');
+  return typeof text === 'string' ? text.length : 0;
 }
 
 /** Creates the feed of one process (Services.searchIndex). */
 export function createSearchIndexFeed(db: Queryable, log: Logger, options: IndexFeedOptions = {}): SearchIndexFeed {
   const maxBatch = options.maxBatch ?? 50;
-  const maxDelayMs = options.maxDelayMs ?? 250;
-  const maxPending = options.maxPending ?? 1000;
-  let queued: IndexedPage[] = [];
+  const quietMs = options.quietMs ?? 250;
+  const maxDelayMs = options.maxDelayMs ?? 30_000;
+  const maxPending = options.maxPending ?? 2000;
+  const maxPendingChars = options.maxPendingChars ?? 16 * 1024 * 1024;
+  let queued: Queued[] = [];
+  let queuedChars = 0;
+  let lastAdd = 0;
+  /** Rows queued before a flush() call that it still has to write. */
+  let owed = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
 
-  /** Writes full batches while there are any, then whatever is queued when `all` (flush). */
-  async function write(all: boolean): Promise<void> {
-    while (queued.length >= maxBatch || (all && queued.length > 0)) {
-      const batch = queued.slice(0, maxBatch);
-      queued = queued.slice(batch.length);
-      await upsertPages(db, batch).catch((err) => log.warn({ err, rows: batch.length }, 'search indexing failed'));
-    }
-    // Rows that arrived meanwhile wait for a full batch or the delay.
-    if (queued.length > 0) timer ??= setTimeout(() => void flush(), maxDelayMs);
+  const full = (factor: number) => queued.length >= maxPending * factor || queuedChars >= maxPendingChars * factor;
+
+  /** Whether the next batch should be written now; else when (performance.now(), ms) to look again. */
+  function due(now: number): true | number | undefined {
+    if (queued.length === 0) return undefined;
+    if (owed > 0 || full(1)) return true;
+    const overdueAt = queued[0].at + maxDelayMs;
+    const quietAt = lastAdd + quietMs;
+    return now >= overdueAt || now >= quietAt ? true : Math.min(overdueAt, quietAt);
   }
 
-  /** Starts a writer unless one is running (it takes rows queued meanwhile); `all`: partial batches too. */
-  function drain(all: boolean): Promise<void> {
-    if (all && timer) {
-      clearTimeout(timer);
-      timer = undefined;
+  /**
+   * Takes the next batch off the queue and does its JavaScript work (text, tsvectors, JSON).
+   * @returns the work left for the database
+   */
+  function prepareBatch(): () => Promise<void> {
+    const batch = queued.slice(0, maxBatch);
+    queued = queued.slice(batch.length);
+    owed = Math.max(0, owed - batch.length);
+    const pages: IndexedPage[] = [];
+    const papers: PaperRecord[] = [];
+    for (const q of batch) {
+      queuedChars -= q.chars;
+      try {
+        const { page, paper } = indexEntriesOf(q.doc);
+        if (page) pages.push(page);
+        if (paper) papers.push(paper);
+      } catch (err) {
+        log.warn({ err }, 'search indexing failed');
+      }
     }
-    running ??= write(all).finally(() => (running = undefined));
-    return running;
+    let statement: ReturnType<typeof upsertPagesStatement>;
+    try {
+      statement = upsertPagesStatement(pages);
+    } catch (err) {
+      log.warn({ err, rows: pages.length }, 'search indexing failed');
+    }
+    return async () => {
+      if (statement) await db.query(statement.sql, statement.params).catch((err) => log.warn({ err, rows: pages.length }, 'search indexing failed'));
+      for (const paper of papers) await upsertPaper(db, paper).catch((err) => log.warn({ err }, 'paper indexing failed'));
+    };
   }
 
-  async function flush(): Promise<void> {
+  /**
+   * Writes batches while they are due, then sets a timer for the next time one may be. The next
+   * batch is prepared while the database writes the previous one, so both threads work.
+   */
+  async function write(): Promise<void> {
+    let writing: Promise<void> | undefined;
+    for (;;) {
+      const when = due(performance.now());
+      if (when === true) {
+        const run = prepareBatch();
+        await writing;
+        writing = run();
+      } else if (writing) {
+        // Look again once the database is done: rows may have become due meanwhile.
+        await writing;
+        writing = undefined;
+      } else {
+        if (when !== undefined) schedule(when);
+        return;
+      }
+    }
+  }
+
+  function schedule(at: number): void {
     if (timer) clearTimeout(timer);
-    timer = undefined;
-    await drain(true);
-    // A writer that was already running may have left a partial batch behind.
-    if (queued.length > 0) await drain(true);
+    timer = setTimeout(() => {
+      timer = undefined;
+      void drain();
+    }, Math.max(0, at - performance.now()));
+    // Not a reason to keep a process alive: closing services flushes the queue.
+    timer.unref?.();
+  }
+
+  /** Starts the writer unless it is running. */
+  function drain(): Promise<void> {
+    running ??= write().finally(() => (running = undefined));
+    return running;
   }
 
   return {
     get pending() {
       return queued.length;
     },
-    flush,
+    async flush() {
+      owed = queued.length;
+      // A running writer may stop (not due) before reaching the rows owed; then start it again.
+      while (owed > 0) await drain().catch((err) => log.warn({ err }, 'search indexing failed'));
+    },
     async add(doc) {
-      try {
-        const { page, paper } = indexEntriesOf(doc);
-        if (!page) return;
-        queued.push(page);
-        if (paper) await upsertPaper(db, paper).catch((err) => log.warn({ err }, 'paper indexing failed'));
-      } catch (err) {
-        log.warn({ err }, 'search indexing failed');
-        return;
-      }
-      if (queued.length >= maxBatch) void drain(false);
-      else timer ??= setTimeout(() => void flush(), maxDelayMs);
-      if (queued.length >= maxPending && running) await running;
+      const now = performance.now();
+      const chars = textLength(doc);
+      queued.push({ doc: indexSource(doc), chars, at: now });
+      queuedChars += chars;
+      lastAdd = now;
+      if (full(1)) void drain();
+      else if (!running && !timer) schedule(Math.min(now + quietMs, queued[0].at + maxDelayMs));
+      if (full(2)) await drain();
     },
   };
 }

@@ -42,15 +42,24 @@ const JSON_NUL = /(?<!\\)((?:\\\\)*)\\u0000/g;
  * (analyzer.ts), so the database parses no text.
  */
 export async function upsertPages(db: Queryable, pages: readonly IndexedPage[]): Promise<void> {
+  const statement = upsertPagesStatement(pages);
+  if (statement) await db.query(statement.sql, statement.params);
+}
+
+/**
+ * The statement of `upsertPages`, with the JavaScript work done (tsvectors, JSON), so that a caller
+ * can prepare the next batch while the database runs this one. Undefined when `pages` is empty.
+ */
+export function upsertPagesStatement(pages: readonly IndexedPage[]): { sql: string; params: [string] } | undefined {
   const rows = [...new Map(pages.map((p) => [p.url, p])).values()].map((p) => ({ ...p, tsv: pageTsvector(p) }));
-  if (rows.length === 0) return;
+  if (rows.length === 0) return undefined;
   // One JSON parameter for the batch: both drivers send it as text, whatever the column types.
   // NUL characters cannot be stored in text columns: they are dropped (from the JSON text, which
   // keeps JSON.stringify on its fast path; a replacer function makes it several times slower).
   let json = JSON.stringify(rows);
   if (json.includes('\\u0000')) json = json.replace(JSON_NUL, '$1');
-  await db.query(
-    `INSERT INTO search_index (url, host, path, title, description, content, kind, filetype, language, image_url,
+  return {
+    sql: `INSERT INTO search_index (url, host, path, title, description, content, kind, filetype, language, image_url,
        image_width, image_height, adult, published_at, updated_at, tsv, analyzer)
      SELECT x.url, x.host, x.path, x.title, x.description, x.content, x.kind, x.filetype, x.language, x."imageUrl",
        x."imageWidth", x."imageHeight", x.adult, x."publishedAt", now(), x.tsv::tsvector, ${ANALYZER_VERSION}
@@ -63,8 +72,8 @@ export async function upsertPages(db: Queryable, pages: readonly IndexedPage[]):
        image_height = EXCLUDED.image_height, adult = EXCLUDED.adult,
        published_at = coalesce(EXCLUDED.published_at, search_index.published_at), updated_at = now(),
        tsv = EXCLUDED.tsv, analyzer = EXCLUDED.analyzer`,
-    [json],
-  );
+    params: [json],
+  };
 }
 
 /**

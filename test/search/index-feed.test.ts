@@ -1,7 +1,9 @@
 /**
- * The batched search index feed (core/search/index-feed.ts) on both databases: rows arrive within
- * the delay, a full batch is written without waiting, repeated URLs keep the latest row, documents
- * that must not be indexed are skipped, NUL characters do not break a batch, and flush writes all.
+ * The search index feed (core/search/index-feed.ts) on both databases: rows are written once no page
+ * arrived for the quiet time, or when the oldest has waited the longest delay although pages keep
+ * arriving, or at once when the queue is full (and `add` then waits for the writer); repeated URLs
+ * keep the latest row, documents that must not be indexed are skipped, NUL characters do not break a
+ * batch, paper pages reach the paper index, and flush writes all.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { forEachDatabase, openTestDatabase, type TestDatabase } from '../helpers/db.ts';
@@ -21,35 +23,77 @@ forEachDatabase((kind) => {
   }, 60_000);
   afterAll(async () => t?.close());
 
-  test('rows wait for the delay or a full batch; flush writes the rest', async () => {
+  test('rows wait until no page arrived for the quiet time', async () => {
     await t.db.query('delete from search_index');
-    const feed = createSearchIndexFeed(t.db, silentLogger, { maxBatch: 3, maxDelayMs: 300 });
+    const feed = createSearchIndexFeed(t.db, silentLogger, { maxBatch: 2, quietMs: 300, maxDelayMs: 60_000 });
     await feed.add(doc('https://a.example/1', 'one tide'));
-    expect(feed.pending).toBe(1);
+    await feed.add(doc('https://a.example/2', 'two tides'));
+    await feed.add(doc('https://a.example/3', 'three tides'));
+    expect(feed.pending).toBe(3);
+    const added = performance.now();
+    await Bun.sleep(100);
     expect(await urls()).toEqual([]);
-    await Bun.sleep(600);
-    expect(await urls()).toEqual(['https://a.example/1']);
-
-    for (const n of [2, 3, 4]) await feed.add(doc(`https://a.example/${n}`, `page ${n}`));
-    await Bun.sleep(50); // a full batch goes at once, well before the delay
-    expect(await urls()).toEqual(['https://a.example/1', 'https://a.example/2', 'https://a.example/3', 'https://a.example/4']);
-
-    await feed.add(doc('https://a.example/5', 'five'));
-    await feed.add(doc('https://a.example/404', 'missing', 404)); // error pages are not indexed
-    await feed.flush();
+    while ((await urls()).length < 3 && performance.now() - added < 10_000) await Bun.sleep(20);
+    expect(performance.now() - added).toBeGreaterThanOrEqual(300);
+    expect(await urls()).toEqual(['https://a.example/1', 'https://a.example/2', 'https://a.example/3']);
     expect(feed.pending).toBe(0);
-    expect(await urls()).toContain('https://a.example/5');
-    expect(await urls()).not.toContain('https://a.example/404');
   });
 
-  test('the same URL twice in one batch keeps the later row; NUL characters are dropped', async () => {
+  test('while pages keep arriving, rows are written once the oldest has waited the longest delay', async () => {
     await t.db.query('delete from search_index');
-    const feed = createSearchIndexFeed(t.db, silentLogger, { maxBatch: 10, maxDelayMs: 10_000 });
+    const feed = createSearchIndexFeed(t.db, silentLogger, { maxBatch: 50, quietMs: 200, maxDelayMs: 700 });
+    const started = performance.now();
+    let firstWrittenAfter: number | undefined;
+    for (let n = 1; n <= 40; n++) {
+      await feed.add(doc(`https://busy.example/${n}`, `page ${n}`));
+      await Bun.sleep(50);
+      if (firstWrittenAfter === undefined && (await urls()).length > 0) firstWrittenAfter = performance.now() - started;
+    }
+    // Never quiet (a page every 50 ms or more), so the first rows went when overdue: not before
+    // 700 ms, and while pages were still arriving (the loop takes 2 s or more).
+    expect(firstWrittenAfter).toBeGreaterThanOrEqual(700);
+    await feed.flush();
+    expect((await urls()).length).toBe(40);
+  });
+
+  test('a full queue is written without waiting, and add waits for the writer at twice the limit', async () => {
+    await t.db.query('delete from search_index');
+    const feed = createSearchIndexFeed(t.db, silentLogger, { maxBatch: 1, quietMs: 60_000, maxDelayMs: 60_000, maxPending: 2 });
+    // The second add fills the queue and starts the writer; the fifth finds 4 waiting (twice the
+    // limit) and returns only when the writer has brought the queue below the limit.
+    for (let n = 1; n <= 4; n++) await feed.add(doc(`https://full.example/${n}`, `page ${n}`));
+    expect(feed.pending).toBeGreaterThanOrEqual(2);
+    await feed.add(doc('https://full.example/5', 'page 5'));
+    expect(feed.pending).toBeLessThan(2);
+    expect((await urls()).length).toBeGreaterThanOrEqual(4);
+    await feed.flush();
+    expect((await urls()).length).toBe(5);
+  });
+
+  test('flush writes all; error pages are skipped; the same URL twice keeps the later row; NUL characters are dropped', async () => {
+    await t.db.query('delete from search_index');
+    const feed = createSearchIndexFeed(t.db, silentLogger, { maxBatch: 10, quietMs: 10_000 });
     await feed.add(doc('https://b.example/x', 'old words'));
     await feed.add(doc('https://b.example/x', 'new words with a \u0000 nul'));
+    await feed.add(doc('https://b.example/404', 'missing', 404));
     await feed.flush();
-    const rows = await t.db.query<{ content: string }>('select content from search_index');
-    expect(rows.length).toBe(1);
+    expect(feed.pending).toBe(0);
+    const rows = await t.db.query<{ url: string; content: string }>('select url, content from search_index');
+    expect(rows.map((r) => r.url)).toEqual(['https://b.example/x']);
     expect(rows[0].content).toContain('new words with a  nul');
+  });
+
+  test('a paper page reaches the paper index when its batch is written', async () => {
+    const url = 'https://journal.example/article/42';
+    const paper: Document = {
+      markdown: '# Tidal friction\n\nAbstract. We measure the tidal friction of shallow seas over a decade of gauge records and find a slow trend.',
+      metadata: { url, sourceURL: url, statusCode: 200, contentType: 'text/html', title: 'Tidal friction', citation_title: 'Tidal friction', citation_doi: '10.1234/tides.42', citation_abstract: 'We measure the tidal friction of shallow seas over a decade of gauge records.' },
+    };
+    const feed = createSearchIndexFeed(t.db, silentLogger, { quietMs: 10_000 });
+    await feed.add(paper);
+    const count = async () => (await t.db.query<{ n: number }>(`select count(*)::int as n from papers where primary_id = 'doi:10.1234/tides.42'`))[0].n;
+    expect(await count()).toBe(0);
+    await feed.flush();
+    expect(await count()).toBe(1);
   });
 });

@@ -172,7 +172,7 @@ describe('crawled pages are searchable', () => {
     } while (status.status === 'scraping' && Date.now() < until);
     expect(status.status).toBe('completed');
     // The volcano page is not linked: still absent. The home page was crawled: present once the
-    // index feed has written its batch (within its 250 ms delay, core/search/index-feed.ts).
+    // index feed has written it (once no page arrived for 250 ms, core/search/index-feed.ts).
     let urls: string[] = [];
     for (const stop = Date.now() + 5_000; Date.now() < stop && !urls.includes(site.url('/')); await Bun.sleep(100)) {
       urls = (await search({ query: 'notes about the sea' })).body.data.web.map((w: any) => w.url);
