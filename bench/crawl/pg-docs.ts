@@ -10,6 +10,10 @@
  * everything, and for Trawl also the embedded PostgreSQL's WebAssembly, as it runs), round 2 the same
  * crawl again in the warmed-up process, which is how a long-running service works (every page is
  * fetched again: crawls do not read the scrape cache, and the fetch count per round is reported).
+ * The two sides alternate round by round (both processes stay up), so each pair of crawls runs under
+ * the same machine conditions. After each crawl the bench waits until the crawling processes are
+ * quiet and reports how long that took and the CPU used meanwhile (Trawl writes its search index
+ * then), with a second ratio counting that time.
  * Prints pages per second for each round, the CPU seconds of the crawling processes and their peak
  * RSS (VmHWM), then one JSON line. `--rounds 1` runs the cold crawl only.
  *
