@@ -96,9 +96,12 @@ function removeComments(root: ParentNode): void {
   const stack: ParentNode[] = [root];
   while (stack.length) {
     const p = stack.pop()!;
-    const before = p.children.length;
-    p.children = p.children.filter((c) => c.type !== 'comment' && c.type !== 'directive' && c.type !== 'cdata');
-    if (p.children.length !== before) relink(p);
+    const dropped = (c: AnyNode) => c.type === 'comment' || c.type === 'directive' || c.type === 'cdata';
+    // Most elements hold none: copy the child list only when there is something to drop.
+    if (p.children.some(dropped)) {
+      p.children = p.children.filter((c) => !dropped(c));
+      relink(p);
+    }
     for (const c of p.children) if (isTag(c)) stack.push(c);
   }
 }
