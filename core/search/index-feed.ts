@@ -8,8 +8,8 @@
  * - quiet: no page arrived for `quietMs` (a crawl or batch has ended or paused);
  * - overdue: the oldest row has waited `maxDelayMs` (under sustained load the index lags at most
  *   about this long);
- * - full: `maxPending` rows or `maxPendingChars` characters of text wait. Then `add` also waits for
- *   the writer until the queue is below twice those limits, which bounds memory.
+ * - full: `maxPending` rows or `maxPendingChars` characters of text wait. When twice that waits,
+ *   `add` also waits until the writer has brought the queue below the limits, which bounds memory.
  * Bench (bench/crawl/pg-docs.ts): indexing costs about 2 ms of CPU per page, a third of a crawl's.
  *
  * The index is derived data: a process killed before the rows are written loses them from the index
