@@ -10,7 +10,7 @@ import type { Registry } from '../registry.ts';
 import type { BlobStore } from '../blobs.ts';
 import type { ScrapeOptions } from '../http/models/scrape.ts';
 import { SCRAPE_DEFAULTS } from '../pipeline/scrape-options.ts';
-import { deadline } from '../net/deadline.ts';
+import { withDeadline } from '../net/deadline.ts';
 
 export interface ResourceDeps {
   config: ResolvedConfig;
@@ -58,10 +58,8 @@ function isGzip(bytes: Uint8Array): boolean {
  */
 export async function fetchResource(deps: ResourceDeps, url: string, timeoutMs: number, signal?: AbortSignal): Promise<Resource> {
   const engine = await deps.registry.get('engine', 'fetch');
-  const timeout = deadline(timeoutMs, signal);
-  let response: Awaited<ReturnType<typeof engine.fetch>>;
-  try {
-    response = await engine.fetch(
+  const response = await withDeadline(timeoutMs, signal, (signal) =>
+    engine.fetch(
       {
         url,
         headers: { accept: 'text/plain, application/xml, text/xml, application/gzip, */*;q=0.5' },
@@ -69,17 +67,9 @@ export async function fetchResource(deps: ResourceDeps, url: string, timeoutMs: 
         timeoutMs,
         allowPrivateTargets: deps.config.allowPrivateTargets,
       },
-      {
-        config: deps.config,
-        log: deps.log,
-        blobs: deps.blobs,
-        deadline: Date.now() + timeoutMs,
-        signal: timeout.signal,
-      },
-    );
-  } finally {
-    timeout.dispose();
-  }
+      { config: deps.config, log: deps.log, blobs: deps.blobs, deadline: Date.now() + timeoutMs, signal },
+    ),
+  );
   let text = response.text;
   if (isGzip(response.body)) {
     try {

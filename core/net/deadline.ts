@@ -5,7 +5,8 @@
  * document and response alive for the whole scrape timeout (30 s at the default, ~9,000 pages at
  * 300 pages/s, the heap growing by ~60 MB per 1,169-page crawl). A deadline here stops its timer when
  * the work is over. Every per-request deadline that other signals or listeners hang off uses it (the
- * scrape run, the fetch and browser engines, search providers, map, robots and sitemap fetches).
+ * scrape run, the fetch and browser engines, search providers, map, robots and sitemap fetches),
+ * most through `withDeadline`, which disposes of it when the work settles.
  */
 
 export interface Deadline {
@@ -27,4 +28,18 @@ export function deadline(ms: number, parent?: AbortSignal, message = `timed out 
     signal: parent ? AbortSignal.any([parent, controller.signal]) : controller.signal,
     dispose: () => clearTimeout(timer),
   };
+}
+
+/**
+ * Runs `work` under a deadline of `ms` milliseconds (or until `parent` aborts) and stops the
+ * deadline's timer when the work settles, whichever way. Rejections of `work` pass through as they are.
+ * @param work gets the signal to pass to fetches, engines and providers
+ */
+export async function withDeadline<T>(ms: number, parent: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const timeout = deadline(ms, parent);
+  try {
+    return await work(timeout.signal);
+  } finally {
+    timeout.dispose();
+  }
 }

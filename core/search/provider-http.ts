@@ -6,7 +6,7 @@
  */
 import { TrawlError } from '../errors.ts';
 import type { PluginContext } from '../plugin.ts';
-import { deadline } from '../net/deadline.ts';
+import { withDeadline } from '../net/deadline.ts';
 
 export interface ProviderRequest {
   method?: 'GET' | 'POST';
@@ -23,12 +23,7 @@ export interface ProviderRequest {
  */
 export async function providerJson<T = any>(provider: string, url: string, req: ProviderRequest, ctx: PluginContext): Promise<T> {
   const remaining = Math.max(1, ctx.deadline - Date.now());
-  const timeout = deadline(remaining, ctx.signal);
-  try {
-    return await requestJson<T>(provider, url, req, timeout.signal, remaining);
-  } finally {
-    timeout.dispose();
-  }
+  return withDeadline(remaining, ctx.signal, (signal) => requestJson<T>(provider, url, req, signal, remaining));
 }
 
 /** providerJson's request and answer under `signal`, which aborts at the deadline (`remaining` ms) or with the caller. */

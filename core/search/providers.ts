@@ -12,7 +12,7 @@ import type { BlobStore } from '../blobs.ts';
 import type { Registry } from '../registry.ts';
 import type { SearchHit, SearchQuery } from '../plugin.ts';
 import { TrawlError } from '../errors.ts';
-import { deadline as untilDeadline } from '../net/deadline.ts';
+import { withDeadline } from '../net/deadline.ts';
 
 export interface ProviderDeps {
   config: ResolvedConfig;
@@ -52,25 +52,17 @@ export async function searchWithFallback(
     if (Date.now() >= deadline) throw searchTimeout(query.timeoutMs);
     tried++;
     const log = deps.log.child({ plugin: `search:${name}` });
-    const timeout = untilDeadline(Math.max(1, deadline - Date.now()), signal);
     const started = Date.now();
     try {
-      const hits = await plugin.search(query, {
-        config: deps.config,
-        log,
-        signal: timeout.signal,
-        deadline,
-        blobs: deps.blobs,
-        db: deps.db,
-      });
+      const hits = await withDeadline(Math.max(1, deadline - Date.now()), signal, (signal) =>
+        plugin.search(query, { config: deps.config, log, signal, deadline, blobs: deps.blobs, db: deps.db }),
+      );
       log.debug({ source: query.source, results: hits.length, ms: Date.now() - started }, 'search provider answered');
       return { hits, provider: name };
     } catch (e) {
       const err = TrawlError.wrap(e);
       log.warn({ source: query.source, err: err.message, ms: Date.now() - started }, 'search provider failed; trying the next');
       failures.push(err.message.startsWith('[') ? err.message : `[${name}] ${err.message}`);
-    } finally {
-      timeout.dispose();
     }
   }
   if (Date.now() >= deadline) throw searchTimeout(query.timeoutMs);

@@ -9,7 +9,7 @@ import { defineEngine, type EngineRequest, type EngineResponse, type PluginConte
 import { TrawlError } from '../../core/errors.ts';
 import { assertFetchable } from '../../core/net/address.ts';
 import { decodeBody, isTextual } from '../../core/net/charset.ts';
-import { deadline } from '../../core/net/deadline.ts';
+import { withDeadline } from '../../core/net/deadline.ts';
 
 const MAX_REDIRECTS = 10;
 
@@ -83,9 +83,12 @@ function fetchFailure(error: unknown, url: string, timeoutMs: number, signal: Ab
  * Fetches one URL.
  * @throws TrawlError SCRAPE_TIMEOUT, SCRAPE_SSL_ERROR, SCRAPE_DNS_RESOLUTION_ERROR, SCRAPE_SITE_ERROR, UNSAFE_TARGET
  */
-export async function fetchUrl(request: EngineRequest, ctx: PluginContext): Promise<EngineResponse> {
-  const timeout = deadline(request.timeoutMs, ctx.signal);
-  const signal = timeout.signal;
+export function fetchUrl(request: EngineRequest, ctx: PluginContext): Promise<EngineResponse> {
+  return withDeadline(request.timeoutMs, ctx.signal, (signal) => fetchWithin(request, ctx, signal));
+}
+
+/** fetchUrl under `signal`, which aborts at the request's timeout or with the caller. */
+async function fetchWithin(request: EngineRequest, ctx: PluginContext, signal: AbortSignal): Promise<EngineResponse> {
   const headers = mergeHeaders(request.headers);
   let url = request.url;
   try {
@@ -131,8 +134,6 @@ export async function fetchUrl(request: EngineRequest, ctx: PluginContext): Prom
     }
   } catch (error) {
     throw fetchFailure(error, url, request.timeoutMs, signal);
-  } finally {
-    timeout.dispose();
   }
 }
 

@@ -9,7 +9,7 @@ import { TrawlError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { normalizeTargetUrl } from '../../pipeline/scrape-options.ts';
 import { assertFetchable } from '../../net/address.ts';
-import { deadline } from '../../net/deadline.ts';
+import { withDeadline } from '../../net/deadline.ts';
 import { runMap, type MapRequest } from '../../crawl/map.ts';
 import { chargeCredits } from '../../credits/ledger.ts';
 import { COSTS } from '../../credits/costs.ts';
@@ -30,11 +30,10 @@ async function mapFor(services: Services, request: Request, body: Record<string,
   else if (body.sitemap === undefined && (body.ignoreSitemap ?? v1) === true) sitemap = 'skip';
   const limit = Math.min(body.limit ?? 5000, v1 ? 30_000 : 100_000);
   const timeoutMs = typeof body.timeout === 'number' ? body.timeout : DEFAULT_MAP_BUDGET_MS;
-  const timeout = deadline(timeoutMs);
-  const signal = timeout.signal;
   const id = newId();
-  let result: Awaited<ReturnType<typeof runMap>>;
-  try {
+  // The deadline's timer stops when the map settles, so its result does not stay reachable from it
+  // for the rest of the budget.
+  const result = await withDeadline(timeoutMs, undefined, (signal) => {
     const run = runMap(
       { config: services.config, log: services.log.child({ component: 'map', mapId: id }), registry: services.registry, blobs: services.blobs },
       { url, search: body.search, sitemap, includeSubdomains: body.includeSubdomains ?? true, ignoreQueryParameters: body.ignoreQueryParameters ?? true, limit },
@@ -43,11 +42,8 @@ async function mapFor(services: Services, request: Request, body: Record<string,
     const timedOut = new Promise<never>((_, reject) =>
       signal.addEventListener('abort', () => reject(new TrawlError('MAP_TIMEOUT', `The map operation timed out after ${timeoutMs} ms. Raise "timeout" or map a smaller part of the site.`)), { once: true }),
     );
-    result = await Promise.race([run, timedOut]);
-  } finally {
-    // Stops the timer, so the map's result does not stay reachable from it for the rest of the budget.
-    timeout.dispose();
-  }
+    return Promise.race([run, timedOut]);
+  });
   await chargeCredits(services.db, { teamId: principal.teamId, apiKeyId: principal.keyId, kind: 'map', refId: id, credits: COSTS.map }).catch((err) =>
     services.log.error({ err }, 'could not record the credit of a map'),
   );

@@ -12,7 +12,7 @@ import { scrapeOptionsSchema } from '../models/scrape.ts';
 import { DocumentModel, errorResponses } from '../models/common.ts';
 import { normalizeTargetUrl, resolveScrapeOptions } from '../../pipeline/scrape-options.ts';
 import { assertFetchable } from '../../net/address.ts';
-import { deadline } from '../../net/deadline.ts';
+import { withDeadline } from '../../net/deadline.ts';
 import { SCRAPE_QUEUE, handleScrapeJob, type ScrapeJobData, type ScrapeJobResult } from '../../jobs/scrape.ts';
 import { getDocument } from '../../store/documents.ts';
 import { admit } from '../guard.ts';
@@ -45,13 +45,8 @@ export function scrapeRoutes(services: Services) {
         const data: ScrapeJobData = { scrapeId, url, sourceURL: body.url, options: resolved, teamId: principal.teamId, keyId: principal.keyId };
         // A cache hit needs no fetch: answer it here, without the queue round trip.
         if (await answeredByCache(services.db, url, resolved)) {
-          const timeout = deadline(resolved.timeout);
-          try {
-            const result = await handleScrapeJob(services, data, timeout.signal);
-            return rawJson(`{"success":true,"data":${result.document}}`);
-          } finally {
-            timeout.dispose();
-          }
+          const result = await withDeadline(resolved.timeout, undefined, (signal) => handleScrapeJob(services, data, signal));
+          return rawJson(`{"success":true,"data":${result.document}}`);
         }
         await services.queue.add(SCRAPE_QUEUE, 'scrape', data, { id: scrapeId });
         let result: ScrapeJobResult;

@@ -7,7 +7,7 @@
 import type { ResolvedConfig } from '../../config.ts';
 import type { Logger } from '../../log.ts';
 import type { PaperFilters, PaperResult } from './store.ts';
-import { deadline } from '../../net/deadline.ts';
+import { withDeadline } from '../../net/deadline.ts';
 
 /** Time one external index may take, ms. */
 export const EXTERNAL_TIMEOUT_MS = 10_000;
@@ -39,13 +39,14 @@ export async function searchExternalIndexes(
       for (const c of filters.categories ?? []) url.searchParams.append('categories', c);
       if (filters.from) url.searchParams.set('from', filters.from);
       if (filters.to) url.searchParams.set('to', filters.to);
-      const timeout = deadline(EXTERNAL_TIMEOUT_MS, signal);
       try {
-        const res = await fetch(url, {
-          headers: { accept: 'application/json', ...(index.apiKey ? { authorization: `Bearer ${index.apiKey}` } : {}) },
-          signal: timeout.signal,
+        const { res, body } = await withDeadline(EXTERNAL_TIMEOUT_MS, signal, async (signal) => {
+          const res = await fetch(url, {
+            headers: { accept: 'application/json', ...(index.apiKey ? { authorization: `Bearer ${index.apiKey}` } : {}) },
+            signal,
+          });
+          return { res, body: (await res.json().catch(() => undefined)) as { results?: unknown[]; detail?: string; error?: string } | undefined };
         });
-        const body = (await res.json().catch(() => undefined)) as { results?: unknown[]; detail?: string; error?: string } | undefined;
         if (!res.ok) throw new Error(`HTTP ${res.status}${body?.detail || body?.error ? `: ${body.detail ?? body.error}` : ''}`);
         return (body?.results ?? []).filter(isPaper).map((p) => ({
           paperId: String(p.paperId ?? p.primaryId),
@@ -60,8 +61,6 @@ export async function searchExternalIndexes(
         errors.push(`${index.url}: ${why}`);
         log.warn({ index: index.url, err: why }, 'external paper index failed');
         return undefined;
-      } finally {
-        timeout.dispose();
       }
     }),
   );

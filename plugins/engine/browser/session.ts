@@ -8,7 +8,7 @@
  */
 import type { BrowserContext, Page } from 'puppeteer-core';
 import { TrawlError } from '../../../core/errors.ts';
-import { deadline as untilDeadline } from '../../../core/net/deadline.ts';
+import { withDeadline } from '../../../core/net/deadline.ts';
 import type { EngineRequest, PluginContext } from '../../../core/plugin.ts';
 import type { Action } from '../../../core/http/models/scrape.ts';
 import { runActions } from './actions.ts';
@@ -42,12 +42,7 @@ export async function openSession(pool: BrowserPool, request: EngineRequest, ctx
   const deadline = Date.now() + Math.min(request.timeoutMs, ctx.deadline - Date.now());
   const remaining = () => deadline - Date.now();
   // Used while the session opens only; stopped then, so nothing stays reachable from its timer.
-  const timeout = untilDeadline(Math.max(1, remaining()), ctx.signal);
-  try {
-    return await open(pool, request, ctx, actions, remaining, timeout.signal);
-  } finally {
-    timeout.dispose();
-  }
+  return withDeadline(Math.max(1, remaining()), ctx.signal, (signal) => open(pool, request, ctx, actions, remaining, signal));
 }
 
 async function open(
