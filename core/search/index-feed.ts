@@ -58,18 +58,16 @@ interface Queued {
   at: number;
 }
 
-/** The fields of a document the index rows are made from (index-document.ts documentText, extractPaper). */
-function indexSource(doc: Document): Queued['doc'] {
-  if (typeof doc.markdown === 'string') return { markdown: doc.markdown, metadata: doc.metadata };
-  if (typeof doc.html === 'string') return { html: doc.html, metadata: doc.metadata };
-  if (typeof doc.rawHtml === 'string') return { rawHtml: doc.rawHtml, metadata: doc.metadata };
-  return { metadata: doc.metadata };
-}
-
-/** Characters of the text indexSource keeps. */
-function textLength(doc: Document): number {
-  const text = [doc.markdown, doc.html, doc.rawHtml].find((t) => typeof t === 'string');
-  return typeof text === 'string' ? text.length : 0;
+/**
+ * The fields of a document the index rows are made from: its metadata and the first of markdown,
+ * html and rawHtml it has (index-document.ts documentText, extractPaper), and that text's length.
+ */
+function indexSource(doc: Document): Pick<Queued, 'doc' | 'chars'> {
+  for (const field of ['markdown', 'html', 'rawHtml'] as const) {
+    const text = doc[field];
+    if (typeof text === 'string') return { doc: { [field]: text, metadata: doc.metadata }, chars: text.length };
+  }
+  return { doc: { metadata: doc.metadata }, chars: 0 };
 }
 
 /** Creates the feed of one process (Services.searchIndex). */
@@ -180,9 +178,9 @@ export function createSearchIndexFeed(db: Queryable, log: Logger, options: Index
     },
     async add(doc) {
       const now = performance.now();
-      const chars = textLength(doc);
-      queued.push({ doc: indexSource(doc), chars, at: now });
-      queuedChars += chars;
+      const source = indexSource(doc);
+      queued.push({ ...source, at: now });
+      queuedChars += source.chars;
       lastAdd = now;
       if (full(1)) void drain();
       else if (!running && !timer) schedule(Math.min(now + quietMs, queued[0].at + maxDelayMs));

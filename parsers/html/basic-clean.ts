@@ -92,11 +92,13 @@ export function basicClean(root: ParentNode, minHiddenShare = 0.5): void {
   flattenDeepNesting(root);
 }
 
+/** Comments, directives and CDATA sections: nodes removeComments drops. */
+const dropped = (c: AnyNode) => c.type === 'comment' || c.type === 'directive' || c.type === 'cdata';
+
 function removeComments(root: ParentNode): void {
   const stack: ParentNode[] = [root];
   while (stack.length) {
     const p = stack.pop()!;
-    const dropped = (c: AnyNode) => c.type === 'comment' || c.type === 'directive' || c.type === 'cdata';
     // Most elements hold none: copy the child list only when there is something to drop.
     if (p.children.some(dropped)) {
       p.children = p.children.filter((c) => !dropped(c));

@@ -56,10 +56,6 @@ export class StatsMap {
     return s !== undefined && s.owner === this ? s : undefined;
   }
 
-  get size(): number {
-    return this.els.length;
-  }
-
   keys(): IterableIterator<Element> {
     return this.els[Symbol.iterator]();
   }

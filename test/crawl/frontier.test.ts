@@ -117,7 +117,7 @@ forEachDatabase((kind) => {
     await t.db.query('update crawl_urls set attempts = attempts + 1 where id = $1', [b.id]);
     const page = (url: string, credits: number, discovered: Candidate[], hook?: string) => ({
       teamId: 'team-g', url, statusCode: 200, body: JSON.stringify({ markdown: url }), credits, discovered,
-      hook: hook ? { id: newId(), event: 'crawl.page', url: 'http://hooks.example/', headers: {}, body: hook } : undefined,
+      hook: hook ? { id: newId(), event: 'crawl.page', url: 'http://127.0.0.1:9/hooks', headers: {}, body: hook } : undefined,
     });
     const done = await completePages(t.db, [
       { claim: a, page: page('http://s/a', 1, [cand('/d', 1), cand('/e', 2)], 'first'), chainLeaseMs: 10_000 },
