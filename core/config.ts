@@ -86,7 +86,11 @@ export interface ResolvedConfig {
   allowPrivateTargets: boolean;
   chromiumPath: string;
   logLevel: string;
-  /** Jobs one worker process runs at once, per queue. */
+  /**
+   * Jobs one worker process runs at once, per queue. Default 20, the default team concurrency, so
+   * the one worker of the embedded default can run a whole crawl window (bench/crawl: at 8 pages in
+   * flight a crawl waits on round trips; 20 uses the main thread to ~90%).
+   */
   workerConcurrency: number;
   /**
    * Worker threads that turn fetched web pages into documents (core/pipeline/content-threads.ts);
@@ -256,7 +260,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowPrivateTargets: bool(c.TRAWL_ALLOW_PRIVATE_TARGETS, false),
     chromiumPath: c.CHROMIUM_PATH ?? '/usr/bin/chromium',
     logLevel: c.TRAWL_LOG_LEVEL ?? 'info',
-    workerConcurrency: Math.max(1, int(c.TRAWL_WORKER_CONCURRENCY, 8)),
+    workerConcurrency: Math.max(1, int(c.TRAWL_WORKER_CONCURRENCY, 20)),
     contentThreads: Math.max(0, Math.min(16, int(c.TRAWL_CONTENT_THREADS, Math.min(4, availableParallelism() - 2)))),
     browserPoolSize: Math.max(1, int(c.TRAWL_BROWSER_POOL_SIZE, 2)),
     maxFetchBytes: int(c.TRAWL_MAX_FETCH_BYTES, 50 * 1024 * 1024),
@@ -274,7 +278,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ocrLanguages: (c.TRAWL_OCR_LANGUAGES ?? 'eng').split(',').map((s) => s.trim()).filter(Boolean),
     researchSwitchDate: c.TRAWL_RESEARCH_SWITCH_DATE ?? '2026-11-16',
     team: {
-      concurrency: Math.max(1, int(c.TRAWL_TEAM_CONCURRENCY, 10)),
+      concurrency: Math.max(1, int(c.TRAWL_TEAM_CONCURRENCY, 20)),
       credits: int(c.TRAWL_TEAM_CREDITS, 100_000_000),
       rateLimitPerMinute: Math.max(1, int(c.TRAWL_RATE_LIMIT_PER_MINUTE, 100_000)),
       keylessRateLimitPerMinute: Math.max(1, int(c.TRAWL_KEYLESS_RATE_LIMIT_PER_MINUTE, 1_000)),

@@ -18,7 +18,7 @@
  * RSS (VmHWM), then one JSON line. `--rounds 1` runs the cold crawl only.
  *
  *   bun bench/crawl/pg-docs.ts
- *   bun bench/crawl/pg-docs.ts --distributed --team-concurrency 20
+ *   bun bench/crawl/pg-docs.ts --distributed --team-concurrency 40
  *   bun bench/crawl/pg-docs.ts --full-page     # whole pages to markdown, as Crawlee's side does
  *   bun bench/crawl/pg-docs.ts --skip-crawlee --profile /tmp/prof   # CPU profile of trawl serve
  */
@@ -32,8 +32,9 @@ import { startCluster, freePort } from '../../test/crawl/cluster.ts';
 const { values: args } = parseArgs({
   options: {
     distributed: { type: 'boolean', default: false },
-    'team-concurrency': { type: 'string', default: '10' },
-    'worker-concurrency': { type: 'string', default: '8' },
+    /** TRAWL_TEAM_CONCURRENCY and TRAWL_WORKER_CONCURRENCY of the Trawl processes (default: Trawl's own, 20 and 20). */
+    'team-concurrency': { type: 'string' },
+    'worker-concurrency': { type: 'string' },
     /** TRAWL_CONTENT_THREADS of the Trawl processes (default: Trawl's own, cores - 1). */
     'content-threads': { type: 'string' },
     'skip-crawlee': { type: 'boolean', default: false },
@@ -184,7 +185,9 @@ async function trawlRound(round: number, base: string, start: string, cpu: () =>
 }
 
 async function startTrawl(start: string): Promise<Side> {
-  const env: Record<string, string> = { TRAWL_TEAM_CONCURRENCY: args['team-concurrency']!, TRAWL_WORKER_CONCURRENCY: args['worker-concurrency']! };
+  const env: Record<string, string> = {};
+  if (args['team-concurrency'] !== undefined) env.TRAWL_TEAM_CONCURRENCY = args['team-concurrency'];
+  if (args['worker-concurrency'] !== undefined) env.TRAWL_WORKER_CONCURRENCY = args['worker-concurrency'];
   if (args['content-threads'] !== undefined) env.TRAWL_CONTENT_THREADS = args['content-threads'];
   if (args.distributed) {
     const cluster = await startCluster(2, env);
