@@ -19,7 +19,7 @@ import { landmarkOf } from './hints.ts';
 import { boilerplateReason, descendable, pruneBoilerplate } from './prune.ts';
 import { cleanConditionally } from './region-clean.ts';
 import { scoreCandidates } from './scoring.ts';
-import { computeStats, textLength, type StatsMap } from './stats.ts';
+import { computeStats, textLength, updateAfterRemoval, type StatsMap } from './stats.ts';
 import { removeFingerprinted } from './fingerprints.ts';
 import { findListings } from './listing.ts';
 import { mergeSiblings, pickByDeclaredBody, pickTop } from './region.ts';
@@ -60,9 +60,9 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   const stats0 = computeStats(root);
   const total = rootLen(root, stats0);
   const safeLen = total - boilerplateLen(root, stats0, total, true);
-  pruneBoilerplate(root, stats0, false);
-
-  const stats = computeStats(root);
+  const removed = pruneBoilerplate(root, stats0, false);
+  updateAfterRemoval(stats0, root, removed);
+  const stats = stats0;
   const listings = findListings(stats);
   const scores = scoreCandidates(root, stats, listings);
   // Short declared bodies are often summaries: trusted only from ~80 words on.

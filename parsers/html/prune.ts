@@ -113,9 +113,9 @@ export function descendable(el: Element): boolean {
 /**
  * Removes pre-scoring boilerplate under `root` (outermost first).
  * @param safeOnly only landmarks and junk-hinted blocks (the fallback cleanup)
- * @returns number of elements removed
+ * @returns the removed elements, each with the parent it had (for stats.ts `updateAfterRemoval`)
  */
-export function pruneBoilerplate(root: ParentNode, stats: StatsMap, safeOnly = false): number {
+export function pruneBoilerplate(root: ParentNode, stats: StatsMap, safeOnly = false): { el: Element; parent: ParentNode }[] {
   const rootStats = isTag(root as Element) ? stats.get(root as Element) : undefined;
   const total = rootStats?.len ?? [...stats.values()].reduce((m, s) => Math.max(m, s.len), 0);
   const remove: Element[] = [];
@@ -130,6 +130,7 @@ export function pruneBoilerplate(root: ParentNode, stats: StatsMap, safeOnly = f
     if (!descendable(n)) continue;
     for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
   }
+  const removed = remove.map((el) => ({ el, parent: el.parent! }));
   for (const el of remove) detach(el);
-  return remove.length;
+  return removed;
 }
