@@ -89,7 +89,7 @@ export interface ResolvedConfig {
   /**
    * Jobs one worker process runs at once, per queue. Default 20, the default team concurrency, so
    * the one worker of the embedded default can run a whole crawl window (bench/crawl: at 8 pages in
-   * flight a crawl waits on round trips; 20 uses the main thread to ~90%).
+   * flight a crawl waits on round trips; above 20 the main thread is the limit).
    */
   workerConcurrency: number;
   /**

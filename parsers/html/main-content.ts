@@ -57,12 +57,10 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   const titleHeading = findTitleHeading(root, opts.titles ?? []);
   const titleClone = titleHeading ? cloneNode(titleHeading, true) : undefined;
 
-  const stats0 = computeStats(root);
-  const total = rootLen(root, stats0);
-  const safeLen = total - boilerplateLen(root, stats0, total, true);
-  const removed = pruneBoilerplate(root, stats0, false);
-  updateAfterRemoval(stats0, root, removed);
-  const stats = stats0;
+  const stats = computeStats(root);
+  const total = rootLen(root, stats);
+  const safeLen = total - boilerplateLen(root, stats, total, true);
+  updateAfterRemoval(stats, root, pruneBoilerplate(root, stats, false));
   const listings = findListings(stats);
   const scores = scoreCandidates(root, stats, listings);
   // Short declared bodies are often summaries: trusted only from ~80 words on.

@@ -37,11 +37,13 @@ type OwnedStats = Stats & { owner: StatsMap };
  * Map.set per element cost 7% of a page's conversion): an element's slot holds the stats of the
  * latest computation, so `get` answers only for elements this map computed, and elements computed
  * again by a later map answer to that one alone. A map is read only until the next computation over
- * the same elements (main-content.ts recomputes after pruning and reads the new map from then on).
+ * the same elements. After pruning, `updateAfterRemoval` brings a map up to date in place.
  */
 export class StatsMap {
   private readonly els: Element[] = [];
   private readonly stats: Stats[] = [];
+  /** Whether `forget` dropped elements that the lists still hold (see `compact`). */
+  private dropped = false;
 
   /** Records `s` as the stats of `el` (computeStats, post-order). */
   set(el: Element, s: Stats): void {
@@ -77,8 +79,6 @@ export class StatsMap {
     }
     this.dropped = true;
   }
-
-  private dropped = false;
 
   /** Removes forgotten elements from the iteration lists (once per batch of `forget` calls). */
   private compact(): void {
@@ -160,7 +160,7 @@ export function computeStats(root: ParentNode): StatsMap {
  * Brings `map` up to date after subtrees were taken out of the tree under `root` (and text nodes
  * added beside them): forgets the removed elements and recomputes only their former ancestors,
  * deepest first, which gives the stats a full `computeStats(root)` would (the other elements'
- * subtrees did not change). About a third of the cost of computing the map again.
+ * subtrees did not change).
  * @param removed the removed elements with the parent each had before removal
  */
 export function updateAfterRemoval(map: StatsMap, root: ParentNode, removed: { el: Element; parent: ParentNode }[]): void {
