@@ -7,6 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { parseCidr, parseDnsServers, type TargetPolicy } from './net/target-policy.ts';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
@@ -23,7 +24,10 @@ export const TrawlConfigSchema = Type.Object({
   TRAWL_DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
   TRAWL_PUBLIC_URL: Type.Optional(Url),
   TRAWL_AUTH: Type.Optional(Type.Union([Type.Literal('keys'), Type.Literal('off')])),
-  TRAWL_ALLOW_PRIVATE_TARGETS: Type.Optional(Bool),
+  TRAWL_ALLOW_PRIVATE_TARGETS: Type.Optional(
+    Type.Union([Bool, Type.String({ pattern: '^\\s*[0-9a-fA-F:.\\[\\]]+(/\\d{1,3})?\\s*(,\\s*[0-9a-fA-F:.\\[\\]]+(/\\d{1,3})?\\s*)*$' })]),
+  ),
+  TRAWL_DNS_SERVERS: Type.Optional(Type.String()),
   CHROMIUM_PATH: Type.Optional(Type.String({ minLength: 1 })),
   TRAWL_LOG_LEVEL: Type.Optional(
     Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
@@ -83,7 +87,12 @@ export interface ResolvedConfig {
   /** Absolute path of the data directory (embedded Postgres, blobs, browser profiles). */
   dataDir: string;
   auth: 'keys' | 'off';
-  allowPrivateTargets: boolean;
+  /**
+   * What the SSRF guard allows (core/net/target-policy.ts): `TRAWL_ALLOW_PRIVATE_TARGETS=true` turns it
+   * off; a list of addresses/CIDR blocks keeps it on with these exceptions; `TRAWL_DNS_SERVERS` names
+   * the resolvers it uses.
+   */
+  targets: TargetPolicy;
   chromiumPath: string;
   logLevel: string;
   /**
@@ -142,6 +151,24 @@ export interface ResolvedConfig {
     /** A session ends this long after it opened, ms (default 600000). */
     maxMs: number;
   };
+}
+
+/**
+ * `TRAWL_ALLOW_PRIVATE_TARGETS` and `TRAWL_DNS_SERVERS` → the guard's policy.
+ * @throws Error naming the variable when an address, block or server does not parse
+ */
+function resolveTargets(allow: string | undefined, dns: string | undefined): TargetPolicy {
+  const flag = allow === undefined || /^(true|false|1|0)$/.test(allow);
+  const exceptions = flag ? [] : allow!.split(',').map((s) => s.trim()).filter(Boolean);
+  const badBlock = exceptions.find((e) => !parseCidr(e));
+  if (badBlock) throw new ConfigError(`Invalid configuration:\n  TRAWL_ALLOW_PRIVATE_TARGETS: "${badBlock}" is not an address or CIDR block`);
+  const dnsServers = dns ? parseDnsServers(dns) : [];
+  if (!dnsServers) throw new ConfigError("Invalid configuration:\n  TRAWL_DNS_SERVERS: expected a comma-separated list of ip or ip:port");
+  return Object.freeze({
+    allowAll: flag ? bool(allow, false) : false,
+    exceptions: Object.freeze(exceptions),
+    dnsServers: Object.freeze(dnsServers),
+  });
 }
 
 function bool(v: string | undefined, fallback: boolean): boolean {
@@ -257,7 +284,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisPrefix: c.TRAWL_REDIS_PREFIX ?? 'trawl',
     dataDir: resolve(cwd, c.TRAWL_DATA_DIR ?? './data'),
     auth: c.TRAWL_AUTH ?? 'keys',
-    allowPrivateTargets: bool(c.TRAWL_ALLOW_PRIVATE_TARGETS, false),
+    targets: resolveTargets(c.TRAWL_ALLOW_PRIVATE_TARGETS, c.TRAWL_DNS_SERVERS),
     chromiumPath: c.CHROMIUM_PATH ?? '/usr/bin/chromium',
     logLevel: c.TRAWL_LOG_LEVEL ?? 'info',
     workerConcurrency: Math.max(1, int(c.TRAWL_WORKER_CONCURRENCY, 20)),

@@ -4,6 +4,7 @@
  * tesseract.js, puppeteer) is imported inside the method that needs it, so listing plugins is cheap.
  * `core/registry.ts` maps names to loaders.
  */
+import type { TargetPolicy } from './net/target-policy.ts';
 import type { AnyNode, Document as HtmlTree } from 'domhandler';
 import type { TSchema } from '@sinclair/typebox';
 import type { ResolvedConfig } from './config.ts';
@@ -61,8 +62,8 @@ export interface EngineRequest {
   proxy?: ProxyRoute;
   /** Named browser profile of the scrape (interface.md `profile`; core/profiles): state to restore, and how to save it. */
   profile?: ProfileHandle;
-  /** Whether private/loopback targets may be reached (re-checked on every redirect). */
-  allowPrivateTargets: boolean;
+  /** What the SSRF guard allows (re-checked on every redirect and, in the browser, every request). */
+  targets: TargetPolicy;
 }
 
 /** Persistent browser state of a named profile (interface.md `profile`): cookies and localStorage. */

@@ -65,7 +65,7 @@ export async function fetchResource(deps: ResourceDeps, url: string, timeoutMs: 
         headers: { accept: 'text/plain, application/xml, text/xml, application/gzip, */*;q=0.5' },
         options: { ...RESOURCE_OPTIONS, timeout: timeoutMs },
         timeoutMs,
-        allowPrivateTargets: deps.config.allowPrivateTargets,
+        targets: deps.config.targets,
       },
       { config: deps.config, log: deps.log, blobs: deps.blobs, deadline: Date.now() + timeoutMs, signal },
     ),

@@ -7,6 +7,6 @@ export function webhookDeps(services: Pick<Services, 'db' | 'log' | 'config'>): 
     db: services.db,
     log: services.log.child({ component: 'webhooks' }),
     secret: services.config.webhookSecret,
-    allowPrivateTargets: services.config.allowPrivateTargets,
+    targets: services.config.targets,
   };
 }

@@ -41,7 +41,7 @@ export async function replayScrape(services: Services, record: ScrapeRecord, log
       headers: { ...(options.headers ?? {}) },
       options,
       timeoutMs: options.timeout,
-      allowPrivateTargets: services.config.allowPrivateTargets,
+      targets: services.config.targets,
       proxy: route,
       profile: profile?.handle,
     };

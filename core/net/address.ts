@@ -2,10 +2,12 @@
  * SSRF guard (issue "Foundation" §7): decides whether a target may be fetched. A URL is refused when
  * its scheme is not http(s) or when any address its host resolves to is private, loopback, link-local,
  * multicast or otherwise not publicly routable — unless configuration allows private targets
- * (`TRAWL_ALLOW_PRIVATE_TARGETS=true`, used by tests). Engines call `assertFetchable` before the first
+ * (`TRAWL_ALLOW_PRIVATE_TARGETS=true`, used by tests) or lists the address as an exception
+ * (core/net/target-policy.ts). Engines call `assertFetchable` before the first
  * request and again on every redirect hop.
  */
-import { createHostGuard, isPrivateAddress, systemLookup, type Lookup } from './host-guard.ts';
+import { createHostGuard, isPrivateAddress, type Lookup } from './host-guard.ts';
+import type { TargetPolicy } from './target-policy.ts';
 import { TrawlError } from '../errors.ts';
 
 export { isPrivateAddress };
@@ -16,7 +18,7 @@ export { isPrivateAddress };
  *         SCRAPE_DNS_RESOLUTION_ERROR when the host does not resolve;
  *         UNSAFE_TARGET (403) when it resolves to a private address and private targets are not allowed.
  */
-export async function assertFetchable(url: string | URL, allowPrivateTargets: boolean, lookup: Lookup = systemLookup): Promise<URL> {
+export async function assertFetchable(url: string | URL, policy: TargetPolicy, lookup?: Lookup): Promise<URL> {
   let parsed: URL;
   try {
     parsed = typeof url === 'string' ? new URL(url) : url;
@@ -26,8 +28,8 @@ export async function assertFetchable(url: string | URL, allowPrivateTargets: bo
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new TrawlError('BAD_REQUEST', `Unsupported URL scheme "${parsed.protocol}": only http and https can be scraped`);
   }
-  if (allowPrivateTargets) return parsed;
-  const verdict = await createHostGuard(lookup).check(parsed.hostname);
+  if (policy.allowAll) return parsed;
+  const verdict = await createHostGuard(policy, lookup).check(parsed.hostname);
   if (!verdict.ok && verdict.kind === 'unresolved') {
     throw new TrawlError('SCRAPE_DNS_RESOLUTION_ERROR', `DNS resolution failed: ${verdict.reason}.`);
   }

@@ -7,9 +7,9 @@
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { GUARDED, parseCidr, policyLookup, type Lookup, type TargetPolicy } from './target-policy.ts';
 
-/** Resolves a host name to its addresses (all families). */
-export type Lookup = (hostname: string) => Promise<string[]>;
+export type { Lookup };
 
 /** What the guard says about one host: `ok`, or a refusal with a reason. */
 export type HostVerdict = { ok: true } | { ok: false; reason: string; kind: 'private' | 'unresolved' };
@@ -103,6 +103,41 @@ export function isPrivateAddress(ip: string): boolean {
   return false;
 }
 
+/**
+ * Whether `ip` lies in the CIDR block `cidr` (`a.b.c.d/n`, `x::/n`, or a bare address). An IPv4 address
+ * and an IPv6 block (or the reverse) never match.
+ */
+export function inCidr(ip: string, cidr: string): boolean {
+  const block = parseCidr(cidr);
+  if (!block) return false;
+  const [base, bits] = block;
+  const family = isIP(ip);
+  if (family !== isIP(base)) return false;
+  if (family === 4) {
+    const mask = bits === 0 ? 0 : 2 ** 32 - 2 ** (32 - bits);
+    return (v4ToInt(ip)! & mask) >>> 0 === ((v4ToInt(base)! & mask) >>> 0);
+  }
+  const a = v6Groups(ip);
+  const b = v6Groups(base);
+  if (!a || !b) return false;
+  for (let i = 0, left = bits; i < 8 && left > 0; i++, left -= 16) {
+    const mask = left >= 16 ? 0xffff : (0xffff << (16 - left)) & 0xffff;
+    if ((a[i]! & mask) !== (b[i]! & mask)) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether the guard refuses to connect to `ip` under `policy`: a private address (isPrivateAddress)
+ * that no exception of the policy covers. With `allowAll` nothing is refused.
+ */
+export function isBlockedAddress(ip: string, policy: TargetPolicy): boolean {
+  if (policy.allowAll) return false;
+  if (!isPrivateAddress(ip)) return false;
+  const bare = ip.replace(/^\[|\]$/g, '');
+  return !policy.exceptions.some((c) => inCidr(bare, c));
+}
+
 /** System resolver: every address of a name. */
 export const systemLookup: Lookup = async (hostname) =>
   (await dnsLookup(hostname, { all: true, verbatim: true })).map((r) => r.address);
@@ -110,15 +145,19 @@ export const systemLookup: Lookup = async (hostname) =>
 /**
  * Creates a per-job host checker with a small cache (a page asks about the same hosts many times).
  *
- * @param lookup resolver (default: the system resolver)
+ * @param policy what the guard allows (exceptions, DNS servers); `allowAll` makes every verdict `ok`
+ * @param lookup resolver override (default: the policy's DNS servers, else the system resolver)
  * @returns `check(hostname)` → verdict; `hostname` as in `URL.hostname` (IPv6 may be bracketed)
  */
-export function createHostGuard(lookup: Lookup = systemLookup) {
+export function createHostGuard(policy: TargetPolicy = GUARDED, lookup: Lookup = policyLookup(policy, systemLookup)) {
   const cache = new Map<string, Promise<HostVerdict>>();
   async function judge(host: string): Promise<HostVerdict> {
-    if (host === 'localhost' || host.endsWith('.localhost')) return { ok: false, kind: 'private', reason: `${host} is a loopback name` };
+    if (policy.allowAll) return { ok: true };
+    if ((host === 'localhost' || host.endsWith('.localhost')) && !isIP(host)) {
+      if (policy.exceptions.length === 0) return { ok: false, kind: 'private', reason: `${host} is a loopback name` };
+    }
     if (isIP(host)) {
-      return isPrivateAddress(host) ? { ok: false, kind: 'private', reason: `${host} is a private address` } : { ok: true };
+      return isBlockedAddress(host, policy) ? { ok: false, kind: 'private', reason: `${host} is a private address` } : { ok: true };
     }
     let addresses: string[];
     try {
@@ -127,7 +166,7 @@ export function createHostGuard(lookup: Lookup = systemLookup) {
       return { ok: false, kind: 'unresolved', reason: `${host} could not be resolved (${(e as Error).message})` };
     }
     if (addresses.length === 0) return { ok: false, kind: 'unresolved', reason: `${host} has no address` };
-    const bad = addresses.find(isPrivateAddress);
+    const bad = addresses.find((a) => isBlockedAddress(a, policy));
     return bad ? { ok: false, kind: 'private', reason: `${host} resolves to the private address ${bad}` } : { ok: true };
   }
   return {

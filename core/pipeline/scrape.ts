@@ -118,7 +118,7 @@ async function fetchOnce(req: ScrapeRequest, deps: ScrapeDeps, ctx: PluginContex
   }
   const remaining = () => Math.max(1, ctx.deadline - Date.now());
   const engineRequest: EngineRequest = {
-    url: req.url, headers, options: req.options, timeoutMs: remaining(), allowPrivateTargets: config.allowPrivateTargets, proxy: attempt.route, profile,
+    url: req.url, headers, options: req.options, timeoutMs: remaining(), targets: config.targets, proxy: attempt.route, profile,
   };
   const log = ctx.log.child({ engine: engine.name });
   const response = await engine.fetch(engineRequest, { ...ctx, log });

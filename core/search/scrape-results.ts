@@ -44,7 +44,7 @@ export async function scrapeResultUrls(
       const scrapeId = newId();
       try {
         const url = normalizeTargetUrl(sourceURL);
-        await assertFetchable(url, services.config.allowPrivateTargets);
+        await assertFetchable(url, services.config.targets);
         const remaining = Math.max(MIN_SCRAPE_MS, deadline - Date.now());
         const opts: ScrapeOptions = { ...options, timeout: Math.min(options.timeout, remaining) };
         const data: ScrapeJobData = { scrapeId, url, sourceURL, options: opts, teamId: caller.teamId, keyId: caller.keyId };

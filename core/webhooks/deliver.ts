@@ -7,6 +7,7 @@
 import type { Database } from '../db/client.ts';
 import type { Logger } from '../log.ts';
 import { assertFetchable } from '../net/address.ts';
+import type { TargetPolicy } from '../net/target-policy.ts';
 import { signatureHeaders } from './sign.ts';
 
 export interface DeliveryDeps {
@@ -14,7 +15,8 @@ export interface DeliveryDeps {
   log: Logger;
   /** Key of the signature (TRAWL_WEBHOOK_SECRET); none: unsigned. */
   secret?: string;
-  allowPrivateTargets: boolean;
+  /** What the SSRF guard allows for receivers. */
+  targets: TargetPolicy;
 }
 
 /** Delays before retries 1, 2, 3, ms (compat.md §17). */
@@ -35,7 +37,7 @@ interface DeliveryRow {
 /** Sends one delivery once; returns the HTTP status (0 when no response) and an error text. */
 async function attempt(deps: DeliveryDeps, row: DeliveryRow): Promise<{ status: number; error?: string }> {
   try {
-    await assertFetchable(row.url, deps.allowPrivateTargets);
+    await assertFetchable(row.url, deps.targets);
     const res = await fetch(row.url, {
       method: 'POST',
       headers: { ...row.headers, 'content-type': 'application/json', ...signatureHeaders(row.body, deps.secret) },

@@ -93,7 +93,7 @@ async function fetchWithin(request: EngineRequest, ctx: PluginContext, signal: A
   let url = request.url;
   try {
     for (let hop = 0; ; hop++) {
-      await assertFetchable(url, request.allowPrivateTargets);
+      await assertFetchable(url, request.targets);
       const res = await fetch(url, {
         method: 'GET',
         headers,

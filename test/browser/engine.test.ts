@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TrawlError } from '../../core/errors.ts';
+import { GUARDED } from '../../core/net/target-policy.ts';
 import type { Action } from '../../core/http/models/scrape.ts';
 import { fetchWithBrowser } from '../../plugins/engine/browser/fetch-page.ts';
 import { BrowserPool } from '../../plugins/engine/browser/pool.ts';
@@ -298,7 +299,7 @@ describe('private targets', () => {
 
   test('a private target is refused with UNSAFE_TARGET', async () => {
     const before = site.hits.length;
-    const err = await expectError(run(site.url('/js'), {}, { allowPrivateTargets: false }));
+    const err = await expectError(run(site.url('/js'), {}, { targets: GUARDED }));
     expect(err.code).toBe('UNSAFE_TARGET');
     expect(err.status).toBe(403);
     expect(err.message).toContain('127.0.0.1');
@@ -307,7 +308,7 @@ describe('private targets', () => {
 
   test('subresources resolving to private addresses are blocked; the public page loads', async () => {
     const before = secretHits();
-    const res = await run(site.url('/public', 'public.example.test'), {}, { allowPrivateTargets: false });
+    const res = await run(site.url('/public', 'public.example.test'), {}, { targets: GUARDED });
     expect(res.text).toContain('public page');
     expect(secretHits()).toBe(before);
     // The same page with private targets allowed does reach the internal host.
@@ -317,7 +318,7 @@ describe('private targets', () => {
 
   test('a redirect to a private address is refused', async () => {
     const before = secretHits();
-    const err = await expectError(run(site.url('/redirect-internal', 'public.example.test'), {}, { allowPrivateTargets: false }));
+    const err = await expectError(run(site.url('/redirect-internal', 'public.example.test'), {}, { targets: GUARDED }));
     expect(err.code).toBe('UNSAFE_TARGET');
     expect(err.message).toContain('internal.example.test');
     expect(secretHits()).toBe(before);

@@ -12,6 +12,7 @@ import type { ScrapeOptions } from '../../core/http/models/scrape.ts';
 import { testScrapeOptions } from '../helpers/scrape-options.ts';
 import { silentLogger } from '../../core/log.ts';
 import type { EngineRequest, PluginContext } from '../../core/plugin.ts';
+import { UNGUARDED } from '../../core/net/target-policy.ts';
 
 export interface TestEnv {
   dir: string;
@@ -45,7 +46,7 @@ export const scrapeOptions = testScrapeOptions;
 
 export function engineRequest(url: string, over: Partial<ScrapeOptions> = {}, extra: Partial<EngineRequest> = {}): EngineRequest {
   const options = scrapeOptions(over);
-  return { url, headers: options.headers ?? {}, options, timeoutMs: options.timeout, allowPrivateTargets: true, ...extra };
+  return { url, headers: options.headers ?? {}, options, timeoutMs: options.timeout, targets: UNGUARDED, ...extra };
 }
 
 /** Width and height from a PNG's IHDR chunk. */

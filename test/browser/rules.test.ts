@@ -9,6 +9,7 @@ import { isAdRequest } from '../../plugins/engine/browser/adblock.ts';
 import { createHostGuard, isPrivateAddress } from '../../core/net/host-guard.ts';
 import { acceptLanguage, locationEmulation } from '../../plugins/engine/browser/locale.ts';
 import { validateActions } from '../../plugins/engine/browser/validate.ts';
+import { GUARDED } from '../../core/net/target-policy.ts';
 
 function rejects(actions: unknown): string {
   try {
@@ -85,7 +86,7 @@ describe('isPrivateAddress', () => {
   );
 
   test('the host guard resolves names and refuses any private address', async () => {
-    const guard = createHostGuard(async (h) => ({ 'mixed.test': ['8.8.8.8', '10.0.0.1'], 'ok.test': ['8.8.8.8'] })[h] ?? Promise.reject(new Error('ENOTFOUND')));
+    const guard = createHostGuard(GUARDED, async (h: string) => ({ 'mixed.test': ['8.8.8.8', '10.0.0.1'], 'ok.test': ['8.8.8.8'] })[h as 'ok.test'] ?? Promise.reject(new Error('ENOTFOUND')));
     expect(await guard.check('ok.test')).toEqual({ ok: true });
     expect(await guard.check('mixed.test')).toMatchObject({ ok: false, kind: 'private' });
     expect(await guard.check('nowhere.test')).toMatchObject({ ok: false, kind: 'unresolved' });

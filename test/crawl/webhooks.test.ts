@@ -10,6 +10,7 @@ import { newId } from '../../core/ids.ts';
 import { payloadOf, recordEvent } from '../../core/webhooks/outbox.ts';
 import { resolveWebhook, wantsEvent } from '../../core/webhooks/spec.ts';
 import { signBody, verifySignature } from '../../core/webhooks/sign.ts';
+import { UNGUARDED } from '../../core/net/target-policy.ts';
 import { dispatchJob } from '../../core/webhooks/deliver.ts';
 
 const SECRET = 'test-secret';
@@ -69,7 +70,7 @@ describe('delivery', () => {
     server.stop(true);
     await t.close();
   });
-  const deps = () => ({ db: t.db, log: silentLogger, secret: SECRET, allowPrivateTargets: true });
+  const deps = () => ({ db: t.db, log: silentLogger, secret: SECRET, targets: UNGUARDED });
 
   test('events of a job arrive in order, signed in both headers', async () => {
     const jobId = newId();

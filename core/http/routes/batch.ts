@@ -45,7 +45,7 @@ function batchVersion(services: Services, version: 'v1' | 'v2') {
         const allowed: typeof checked.valid = [];
         for (const u of checked.valid) {
           try {
-            await assertFetchable(u.url, services.config.allowPrivateTargets);
+            await assertFetchable(u.url, services.config.targets);
             allowed.push(u);
           } catch (e) {
             if (raw.ignoreInvalidURLs === false || !(e instanceof TrawlError) || e.code !== 'UNSAFE_TARGET') throw e;

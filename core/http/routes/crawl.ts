@@ -74,7 +74,7 @@ function crawlVersion(services: Services, version: 'v1' | 'v2') {
         const principal = await admit(services, request, {
           group: 'crawl', formats: scrape.formats, actions: scrape.actions, credits: crawler.limit, zeroDataRetention: scrape.zeroDataRetention,
         });
-        await assertFetchable(crawler.url, services.config.allowPrivateTargets);
+        await assertFetchable(crawler.url, services.config.targets);
         const webhook = resolveWebhook(body.webhook);
         const { scrapeOptions, webhook: _w, origin: _o, integration: _i, ...rest } = body as Record<string, unknown>;
         const id = await startCrawl(services, {

@@ -23,7 +23,7 @@ const DEFAULT_MAP_BUDGET_MS = 120_000;
 async function mapFor(services: Services, request: Request, body: Record<string, any>, version: 'v1' | 'v2') {
   const url = normalizeTargetUrl(String(body.url));
   const principal = await admit(services, request, { group: 'map', credits: COSTS.map });
-  await assertFetchable(url, services.config.allowPrivateTargets);
+  await assertFetchable(url, services.config.targets);
   const v1 = version === 'v1';
   let sitemap: MapRequest['sitemap'] = body.sitemap ?? 'include';
   if (body.sitemap === undefined && body.sitemapOnly === true) sitemap = 'only';

@@ -40,7 +40,7 @@ export function scrapeRoutes(services: Services) {
         const resolved = resolveScrapeOptions(body as Record<string, unknown>, services.formats);
         const principal = await admit(services, request, { group: 'scrape', keyless: true, formats: resolved.formats, actions: resolved.actions, credits: 1, zeroDataRetention: resolved.zeroDataRetention });
         // Cache-only requests (lockdown, minAge) never contact the target, not even its DNS.
-        if (!cacheOnly(resolved)) await assertFetchable(url, services.config.allowPrivateTargets);
+        if (!cacheOnly(resolved)) await assertFetchable(url, services.config.targets);
         const scrapeId = newId();
         const data: ScrapeJobData = { scrapeId, url, sourceURL: body.url, options: resolved, teamId: principal.teamId, keyId: principal.keyId };
         // A cache hit needs no fetch: answer it here, without the queue round trip.

@@ -117,7 +117,7 @@ export async function preparePage(page: Page, request: EngineRequest, lookup?: L
   }
 
   // Interception: SSRF guard and ad blocking.
-  const guard = request.allowPrivateTargets ? undefined : createHostGuard(lookup);
+  const guard = request.targets.allowAll ? undefined : createHostGuard(request.targets, lookup);
   const blockAds = options.blockAds !== false;
   if (guard || blockAds || hasSiteHeaders) {
     await page.setRequestInterception(true);
