@@ -84,8 +84,8 @@ for (const [name, make] of drivers) {
       const ctl = new AbortController();
       const started = Date.now();
       setTimeout(() => ctl.abort(), 50);
-      expect(await a.acquire(team, 1, { waitMs: 5_000, leaseMs: 60_000, signal: ctl.signal })).toBeNull();
-      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(await a.acquire(team, 1, { waitMs: 120_000, leaseMs: 60_000, signal: ctl.signal })).toBeNull();
+      expect(Date.now() - started).toBeLessThan(60_000); // far below the 120 s wait: the abort ended it
       await held!.release();
     });
   });

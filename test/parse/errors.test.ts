@@ -218,7 +218,7 @@ describe('time limit', () => {
       expect([408, 500], r.text).toContain(r.status);
       expect(['SCRAPE_TIMEOUT', 'SCRAPE_PDF_INSUFFICIENT_TIME_ERROR']).toContain(r.body.code);
     }
-    expect(ms).toBeLessThan(2000 + 6000);
+    expect(ms).toBeLessThan(2000 + 25_000); // catches a deadline that is ignored, not speed
     await stillServing();
   }, 60_000);
 });

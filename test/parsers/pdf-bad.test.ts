@@ -107,6 +107,6 @@ describe('bad PDFs', () => {
     } catch (e) {
       expect((e as TrawlError).code).toBe('SCRAPE_PDF_INSUFFICIENT_TIME_ERROR');
     }
-    expect(Date.now() - started).toBeLessThan(1800 + 3000);
+    expect(Date.now() - started).toBeLessThan(1800 + 20_000); // catches a deadline that is ignored, not speed
   }, SLOW);
 });

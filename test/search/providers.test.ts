@@ -121,12 +121,12 @@ describe('brave', () => {
     brave.mode = 'not-json';
     expect((await failure(p.search(q(), ctx()))).message).toContain('not JSON');
     brave.mode = 'slow';
-    brave.slowMs = 2_000;
+    brave.slowMs = 30_000;
     const started = Date.now();
     const slow = await failure(p.search(q(), ctx(300)));
     expect(slow.code).toBe('GATEWAY_TIMEOUT');
     expect(slow.message).toContain('[brave] no answer within');
-    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(Date.now() - started).toBeLessThan(20_000); // far below the provider's 30 s: a hang bound only
   });
 });
 
