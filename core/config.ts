@@ -37,6 +37,7 @@ export const TrawlConfigSchema = Type.Object({
   TRAWL_PROXY_ENHANCED: Type.Optional(Url),
   TRAWL_PROXY_COUNTRIES: Type.Optional(Type.String()),
   TRAWL_SEARCH_PROVIDERS: Type.Optional(Type.String()),
+  TRAWL_SEARCH_PUBLIC_TEAMS: Type.Optional(Type.String()),
   SEARXNG_URL: Type.Optional(Url),
   BRAVE_API_KEY: Type.Optional(Type.String()),
   BRAVE_API_URL: Type.Optional(Url),
@@ -113,6 +114,11 @@ export interface ResolvedConfig {
     google?: { key: string; cx: string; url: string };
     /** External research paper indexes (compat.md §11.2 API), tried after the local `papers` table. */
     paperIndexes: { url: string; apiKey?: string }[];
+    /**
+     * Teams whose local-index pages every caller may search, keyless ones included (ids, or `local` /
+     * `keyless` for the built-in teams); default none (core/search/visibility.ts).
+     */
+    publicTeams: string[];
   };
   llm?: { baseUrl: string; apiKey: string; model: string };
   webhookSecret?: string;
@@ -240,6 +246,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? { key: c.GOOGLE_CSE_KEY, cx: c.GOOGLE_CSE_ID, url: c.GOOGLE_CSE_URL ?? 'https://www.googleapis.com/customsearch/v1' }
         : undefined,
     paperIndexes: parsePaperIndexes(c.TRAWL_PAPER_INDEXES),
+    publicTeams: (c.TRAWL_SEARCH_PUBLIC_TEAMS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   };
   if (search.providers.length === 0) {
     if (search.searxngUrl) search.providers.push('searxng');
