@@ -1,0 +1,58 @@
+/**
+ * Issue 15 item 11: a format-restricted key reading a stored scrape of its team (made by a key with
+ * more formats) through `GET /v2/scrape/{id}` or `/v1/scrape/{id}` gets only the formats it may
+ * request, plus the metadata.
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { serveFixtures, type FixtureSite } from '../helpers/fixture-site.ts';
+import { startAccountsTrawl, type AccountsTrawl } from '../accounts/helpers.ts';
+
+setDefaultTimeout(90_000);
+
+let site: FixtureSite;
+let trawl: AccountsTrawl;
+let id: string;
+let keys: { open: string; md: string; mdShot: string };
+
+beforeAll(async () => {
+  site = serveFixtures({ '/page': '<html><head><title>Quay</title></head><body><main><h1>Quay</h1><p>Boats <b>tie up</b> here.</p><a href="/next">next</a></main></body></html>' });
+  trawl = await startAccountsTrawl();
+  const open = await trawl.key();
+  keys = {
+    open: open.key,
+    md: (await trawl.key({ team: open.team, formats: ['markdown'] })).key,
+    mdShot: (await trawl.key({ team: open.team, formats: ['markdown', 'screenshot'] })).key,
+  };
+  const res = await trawl.post('/v2/scrape', { url: site.url('/page'), formats: ['markdown', 'html', 'rawHtml', 'links', 'screenshot'] }, trawl.auth(keys.open));
+  if (res.status !== 200) throw new Error(`scrape: ${res.status} ${res.text}`);
+  id = res.body.data.metadata.scrapeId;
+});
+
+afterAll(async () => {
+  await trawl?.stop();
+  site?.stop();
+});
+
+const fields = (data: Record<string, unknown>) => Object.keys(data).sort();
+
+describe('stored scrape read by a restricted key', () => {
+  test('a markdown-only key gets markdown and metadata, on v2 and v1', async () => {
+    for (const path of [`/v2/scrape/${id}`, `/v1/scrape/${id}`]) {
+      const res = await trawl.get(path, trawl.auth(keys.md));
+      expect(res.status).toBe(200);
+      expect(fields(res.body.data)).toEqual(['markdown', 'metadata']);
+      expect(res.body.data.markdown).toContain('Boats');
+      expect(res.text).not.toContain('<b>tie up</b>');
+    }
+  });
+
+  test('a markdown and screenshot key also gets the screenshot', async () => {
+    const res = await trawl.get(`/v2/scrape/${id}`, trawl.auth(keys.mdShot));
+    expect(fields(res.body.data)).toEqual(['markdown', 'metadata', 'screenshot']);
+  });
+
+  test('an unrestricted key gets every stored format', async () => {
+    const res = await trawl.get(`/v2/scrape/${id}`, trawl.auth(keys.open));
+    expect(fields(res.body.data)).toEqual(['html', 'links', 'markdown', 'metadata', 'rawHtml', 'screenshot']);
+  });
+});
