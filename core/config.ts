@@ -64,6 +64,8 @@ export const TrawlConfigSchema = Type.Object({
   TRAWL_TRUST_PROXY: Type.Optional(Bool),
   TRAWL_FEEDBACK_DAILY_REFUND_CAP: Type.Optional(Int),
   TRAWL_INTERACT_MAX_SESSIONS: Type.Optional(Int),
+  TRAWL_INTERACT_MAX_SESSIONS_PER_TEAM: Type.Optional(Int),
+  TRAWL_INTERACT_MAX_SESSIONS_PER_IP: Type.Optional(Int),
   TRAWL_INTERACT_IDLE_MS: Type.Optional(Int),
   TRAWL_INTERACT_MAX_MS: Type.Optional(Int),
 });
@@ -143,6 +145,13 @@ export interface ResolvedConfig {
   interact: {
     /** Sessions one API process holds at once; more answer 429. */
     maxSessions: number;
+    /**
+     * Sessions one team holds at once on a process (the keyless callers together count as one team);
+     * default half of `maxSessions` (at least 1), all of them with `TRAWL_AUTH=off`.
+     */
+    maxSessionsPerTeam: number;
+    /** Sessions keyless callers from one IP address hold at once on a process; default 1. */
+    maxSessionsPerIp: number;
     /** A session without calls this long ends, ms (default 300000). */
     idleMs: number;
     /** A session ends this long after it opened, ms (default 600000). */
@@ -255,6 +264,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (search.google) search.providers.push('google');
     search.providers.push('local');
   }
+  const interactMax = Math.max(1, int(c.TRAWL_INTERACT_MAX_SESSIONS, 4));
   const resolved: ResolvedConfig = {
     port: int(c.PORT, 3002),
     host: c.HOST ?? '0.0.0.0',
@@ -298,7 +308,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       feedbackDailyRefundCap: int(c.TRAWL_FEEDBACK_DAILY_REFUND_CAP, 100),
     },
     interact: {
-      maxSessions: Math.max(1, int(c.TRAWL_INTERACT_MAX_SESSIONS, 4)),
+      maxSessions: interactMax,
+      // One team (TRAWL_AUTH=off) may use every session; with keys, half so no team locks out the others.
+      maxSessionsPerTeam: Math.max(1, int(c.TRAWL_INTERACT_MAX_SESSIONS_PER_TEAM, c.TRAWL_AUTH === 'off' ? interactMax : Math.ceil(interactMax / 2))),
+      maxSessionsPerIp: Math.max(1, int(c.TRAWL_INTERACT_MAX_SESSIONS_PER_IP, 1)),
       idleMs: Math.max(1_000, int(c.TRAWL_INTERACT_IDLE_MS, 300_000)),
       maxMs: Math.max(1_000, int(c.TRAWL_INTERACT_MAX_MS, 600_000)),
     },
