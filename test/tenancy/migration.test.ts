@@ -27,7 +27,7 @@ test('rows indexed before 0011 belong to the local team; other teams can index t
   for (const m of before) await sql.unsafe(m.sql);
   await sql.unsafe(`insert into search_index (url, host, title, content) values ('https://old.example/', 'old.example', 'Old', 'old words')`);
   await sql.unsafe(tenancy.sql);
-  expect(await sql.unsafe('select team_id, url from search_index')).toEqual([{ team_id: LOCAL_TEAM_ID, url: 'https://old.example/' }]);
+  expect((await sql.unsafe('select team_id, url from search_index')).map((r) => ({ team_id: r.team_id, url: r.url }))).toEqual([{ team_id: LOCAL_TEAM_ID, url: 'https://old.example/' }]);
   await sql.unsafe(`insert into search_index (team_id, url, host) values ('team-b', 'https://old.example/', 'old.example')`);
   expect((await sql.unsafe('select count(*)::int as n from search_index'))[0].n).toBe(2);
   const cols = await sql.unsafe(`select column_name from information_schema.columns where table_name = 'teams' and column_name = 'webhook_secret'`);
