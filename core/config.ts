@@ -123,6 +123,7 @@ export interface ResolvedConfig {
     publicTeams: string[];
   };
   llm?: { baseUrl: string; apiKey: string; model: string };
+  /** Legacy TRAWL_WEBHOOK_SECRET: the local team's webhook secret only (core/webhooks/team-secret.ts). */
   webhookSecret?: string;
   ocrLanguages: string[];
   /** Day the research search category switches to the paper index (interface.md, Versioning 3). */

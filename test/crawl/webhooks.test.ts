@@ -69,7 +69,7 @@ describe('delivery', () => {
     server.stop(true);
     await t.close();
   });
-  const deps = () => ({ db: t.db, log: silentLogger, secret: SECRET, allowPrivateTargets: true });
+  const deps = () => ({ db: t.db, log: silentLogger, secretFor: async () => SECRET, allowPrivateTargets: true });
 
   test('events of a job arrive in order, signed in both headers', async () => {
     const jobId = newId();
