@@ -1,7 +1,7 @@
 /**
  * Issue 15 item 11: a format-restricted key reading a stored scrape of its team (made by a key with
- * more formats) through `GET /v2/scrape/{id}` or `/v1/scrape/{id}` gets only the formats it may
- * request, plus the metadata.
+ * more formats) through `GET /v2/scrape/{id}`, `/v1/scrape/{id}` or a batch status gets only the
+ * formats it may request, plus the metadata.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { serveFixtures, type FixtureSite } from '../helpers/fixture-site.ts';
@@ -49,6 +49,21 @@ describe('stored scrape read by a restricted key', () => {
   test('a markdown and screenshot key also gets the screenshot', async () => {
     const res = await trawl.get(`/v2/scrape/${id}`, trawl.auth(keys.mdShot));
     expect(fields(res.body.data)).toEqual(['markdown', 'metadata', 'screenshot']);
+  });
+
+  test('batch scrape status read by a markdown-only key carries only markdown', async () => {
+    const started = await trawl.post('/v2/batch/scrape', { urls: [site.url('/page')], formats: ['markdown', 'html', 'links'] }, trawl.auth(keys.open));
+    expect(started.status).toBe(200);
+    let status: any;
+    for (let i = 0; i < 300; i++) {
+      status = (await trawl.get(`/v2/batch/scrape/${started.body.id}`, trawl.auth(keys.md))).body;
+      if (status.status === 'completed') break;
+      await Bun.sleep(100);
+    }
+    expect(status.data.length).toBe(1);
+    expect(fields(status.data[0])).toEqual(['markdown', 'metadata']);
+    const full = (await trawl.get(`/v2/batch/scrape/${started.body.id}`, trawl.auth(keys.open))).body;
+    expect(fields(full.data[0])).toEqual(['html', 'links', 'markdown', 'metadata']);
   });
 
   test('an unrestricted key gets every stored format', async () => {

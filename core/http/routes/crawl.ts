@@ -23,6 +23,7 @@ import { scrapeOptionsSchema } from '../models/scrape.ts';
 import { errorResponses } from '../models/common.ts';
 import { ActiveCrawlsModel, CancelledModel, crawlBodyModel, JobErrorsModel, JobStarted, JobStatusModel } from '../models/crawl.ts';
 import { admit } from '../guard.ts';
+import { documentForKey } from '../../auth/document-filter.ts';
 import { teamBalance } from '../../credits/ledger.ts';
 import { publicBaseUrl } from '../base-url.ts';
 import { rawJson } from '../errors.ts';
@@ -134,7 +135,7 @@ function crawlVersion(services: Services, version: 'v1' | 'v2') {
         const job = await jobForTeam(services.db, params.id, principal.teamId, 'crawl');
         const paging = pagingOf(query as Record<string, string>);
         const selfUrl = `${publicBaseUrl(services.config, request)}${base}/${job.id}`;
-        return rawJson(await statusBody(services.db, job, { ...paging, selfUrl }));
+        return rawJson(await statusBody(services.db, job, { ...paging, selfUrl, document: (d) => documentForKey(d, principal) }));
       },
       {
         params: Params,
