@@ -2,7 +2,7 @@
  * Stored documents read back by a format-restricted key (interface.md Authentication 4; issue 15
  * item 11): a key may only receive the formats it may request, even when the team's document was
  * made by another key with more formats. `GET /v2/scrape/{id}` (and `/v1`) and the crawl and batch
- * status reads pass stored bodies through `documentForKey`.
+ * status reads (and their WebSocket) pass stored bodies through `documentForKey`.
  */
 import type { Principal } from './authenticate.ts';
 

@@ -1,6 +1,6 @@
 /**
  * Issue 15 item 11: a format-restricted key reading a stored scrape of its team (made by a key with
- * more formats) through `GET /v2/scrape/{id}`, `/v1/scrape/{id}` or a batch status gets only the
+ * more formats) through `GET /v2/scrape/{id}`, `/v1/scrape/{id}`, a batch status or its WebSocket gets only the
  * formats it may request, plus the metadata.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
@@ -64,6 +64,16 @@ describe('stored scrape read by a restricted key', () => {
     expect(fields(status.data[0])).toEqual(['markdown', 'metadata']);
     const full = (await trawl.get(`/v2/batch/scrape/${started.body.id}`, trawl.auth(keys.open))).body;
     expect(fields(full.data[0])).toEqual(['html', 'links', 'markdown', 'metadata']);
+    // The WebSocket of the same job (key as subprotocol) gives the same view.
+    const ws = new WebSocket(`${trawl.base.replace(/^http/, 'ws')}/v2/batch/scrape/${started.body.id}`, keys.md);
+    const frames: any[] = [];
+    await new Promise<void>((resolve) => {
+      ws.onmessage = (e) => frames.push(JSON.parse(String(e.data)));
+      ws.onclose = () => resolve();
+      ws.onerror = () => {};
+    });
+    const viaWs = [...frames[0].data.data, ...frames.slice(1).map((f) => f.data)];
+    expect(viaWs.map(fields)).toEqual([['markdown', 'metadata']]);
   });
 
   test('an unrestricted key gets every stored format', async () => {
