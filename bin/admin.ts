@@ -72,6 +72,7 @@ export async function adminMain(argv: string[], config: ResolvedConfig, log: Log
       err: (t) => process.stderr.write(t),
       knownFormats: new Registry().names('format'),
       defaults: { credits: config.team.credits, concurrency: config.team.concurrency },
+      legacyWebhookSecret: config.webhookSecret,
     });
   } finally {
     await db.close();

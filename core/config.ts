@@ -41,6 +41,7 @@ export const TrawlConfigSchema = Type.Object({
   TRAWL_PROXY_ENHANCED: Type.Optional(Url),
   TRAWL_PROXY_COUNTRIES: Type.Optional(Type.String()),
   TRAWL_SEARCH_PROVIDERS: Type.Optional(Type.String()),
+  TRAWL_SEARCH_PUBLIC_TEAMS: Type.Optional(Type.String()),
   SEARXNG_URL: Type.Optional(Url),
   BRAVE_API_KEY: Type.Optional(Type.String()),
   BRAVE_API_URL: Type.Optional(Url),
@@ -67,6 +68,8 @@ export const TrawlConfigSchema = Type.Object({
   TRAWL_TRUST_PROXY: Type.Optional(Bool),
   TRAWL_FEEDBACK_DAILY_REFUND_CAP: Type.Optional(Int),
   TRAWL_INTERACT_MAX_SESSIONS: Type.Optional(Int),
+  TRAWL_INTERACT_MAX_SESSIONS_PER_TEAM: Type.Optional(Int),
+  TRAWL_INTERACT_MAX_SESSIONS_PER_IP: Type.Optional(Int),
   TRAWL_INTERACT_IDLE_MS: Type.Optional(Int),
   TRAWL_INTERACT_MAX_MS: Type.Optional(Int),
 });
@@ -122,8 +125,14 @@ export interface ResolvedConfig {
     google?: { key: string; cx: string; url: string };
     /** External research paper indexes (compat.md §11.2 API), tried after the local `papers` table. */
     paperIndexes: { url: string; apiKey?: string }[];
+    /**
+     * Teams whose local-index pages every caller may search, keyless ones included (ids, or `local` /
+     * `keyless` for the built-in teams); default none (core/search/visibility.ts).
+     */
+    publicTeams: string[];
   };
   llm?: { baseUrl: string; apiKey: string; model: string };
+  /** Legacy TRAWL_WEBHOOK_SECRET: the local team's webhook secret only (core/webhooks/team-secret.ts). */
   webhookSecret?: string;
   ocrLanguages: string[];
   /** Day the research search category switches to the paper index (interface.md, Versioning 3). */
@@ -146,6 +155,13 @@ export interface ResolvedConfig {
   interact: {
     /** Sessions one API process holds at once; more answer 429. */
     maxSessions: number;
+    /**
+     * Sessions one team holds at once on a process (the keyless callers together count as one team);
+     * default half of `maxSessions` (at least 1), all of them with `TRAWL_AUTH=off`.
+     */
+    maxSessionsPerTeam: number;
+    /** Sessions keyless callers from one IP address hold at once on a process; default 1. */
+    maxSessionsPerIp: number;
     /** A session without calls this long ends, ms (default 300000). */
     idleMs: number;
     /** A session ends this long after it opened, ms (default 600000). */
@@ -267,6 +283,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? { key: c.GOOGLE_CSE_KEY, cx: c.GOOGLE_CSE_ID, url: c.GOOGLE_CSE_URL ?? 'https://www.googleapis.com/customsearch/v1' }
         : undefined,
     paperIndexes: parsePaperIndexes(c.TRAWL_PAPER_INDEXES),
+    publicTeams: (c.TRAWL_SEARCH_PUBLIC_TEAMS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   };
   if (search.providers.length === 0) {
     if (search.searxngUrl) search.providers.push('searxng');
@@ -275,6 +292,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (search.google) search.providers.push('google');
     search.providers.push('local');
   }
+  const interactMax = Math.max(1, int(c.TRAWL_INTERACT_MAX_SESSIONS, 4));
   const resolved: ResolvedConfig = {
     port: int(c.PORT, 3002),
     host: c.HOST ?? '0.0.0.0',
@@ -318,7 +336,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       feedbackDailyRefundCap: int(c.TRAWL_FEEDBACK_DAILY_REFUND_CAP, 100),
     },
     interact: {
-      maxSessions: Math.max(1, int(c.TRAWL_INTERACT_MAX_SESSIONS, 4)),
+      maxSessions: interactMax,
+      // One team (TRAWL_AUTH=off) may use every session; with keys, half so no team locks out the others.
+      maxSessionsPerTeam: Math.max(1, int(c.TRAWL_INTERACT_MAX_SESSIONS_PER_TEAM, c.TRAWL_AUTH === 'off' ? interactMax : Math.ceil(interactMax / 2))),
+      maxSessionsPerIp: Math.max(1, int(c.TRAWL_INTERACT_MAX_SESSIONS_PER_IP, 1)),
       idleMs: Math.max(1_000, int(c.TRAWL_INTERACT_IDLE_MS, 300_000)),
       maxMs: Math.max(1_000, int(c.TRAWL_INTERACT_MAX_MS, 600_000)),
     },

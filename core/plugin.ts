@@ -296,6 +296,8 @@ export interface SearchProviderPlugin {
 /** What a search provider receives: the plugin context plus the database (the local index reads it). */
 export interface SearchContext extends PluginContext {
   db: Queryable;
+  /** Teams whose local-index pages this search may read (core/search/visibility.ts); none when absent. */
+  indexTeams?: readonly string[];
 }
 
 export function defineSearchProvider(plugin: Omit<SearchProviderPlugin, 'kind'>): SearchProviderPlugin {

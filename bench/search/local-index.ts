@@ -72,10 +72,14 @@ function word(): string {
 const text = (n: number) => Array.from({ length: n }, textWord).join(' ');
 const words = (n: number) => Array.from({ length: n }, word).join(' ');
 
+/** The one team every bench page belongs to (the index is per team). */
+const BENCH_TEAM = 'bench';
+
 function page(i: number): IndexedPage {
   const paragraphs = Array.from({ length: 3 + Math.floor(rand() * 6) }, () => `${text(40 + Math.floor(rand() * 80))}.`);
   const host = `site${i % 200}.example`;
   return {
+    teamId: BENCH_TEAM,
     url: `https://${host}/page/${i}`,
     host,
     path: `/page/${i}`,
@@ -110,7 +114,7 @@ try {
   const fillMs = performance.now() - started;
   console.log(`${kind}: indexed ${PAGES} pages (${(bytes / 1024 / 1024).toFixed(1)} MiB of text) in ${(fillMs / 1000).toFixed(1)} s (${(fillMs / PAGES).toFixed(2)} ms/page)`);
 
-  const ctx = { config: loadConfig({}), log: silentLogger, signal: new AbortController().signal, deadline: Date.now() + 3_600_000, blobs: {} as never, db: t.db };
+  const ctx = { config: loadConfig({}), log: silentLogger, signal: new AbortController().signal, deadline: Date.now() + 3_600_000, blobs: {} as never, db: t.db, indexTeams: [BENCH_TEAM] };
   const classes: [string, () => Partial<SearchQuery>][] = [
     ['1 word', () => ({ query: word() })],
     ['2 words', () => ({ query: words(2) })],

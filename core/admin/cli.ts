@@ -7,14 +7,16 @@ import { parseArgs } from 'node:util';
 import type { Database } from '../db/client.ts';
 import { RESTRICTABLE_GROUPS } from '../auth/groups.ts';
 import {
-  AdminError, addKey, addTeam, changeCredits, listKeys, listTeams, restrictKey, revokeKey, updateTeam, type KeyRow, type TeamRow,
+  AdminError, addKey, addTeam, changeCredits, findTeam, listKeys, listTeams, restrictKey, revokeKey, updateTeam, type KeyRow, type TeamRow,
 } from './accounts.ts';
+import { rotateTeamWebhookSecret, teamWebhookSecret } from '../webhooks/team-secret.ts';
 
 export const ADMIN_USAGE = `Usage:
   trawl teams create <name> [--credits N] [--concurrency N] [--zdr on|off]
   trawl teams list [--json]
   trawl teams credits <team> [--add N | --set N]
   trawl teams update <team> [--concurrency N] [--zdr on|off]
+  trawl teams webhook-secret <team> [--rotate]                    (the secret that signs the team's webhooks)
   trawl keys create --team <team> [--name NAME] [--admin] [--formats a,b] [--endpoints a,b]
   trawl keys list [--team <team>] [--all] [--json]
   trawl keys restrict <key> [--formats a,b] [--endpoints a,b]     (an empty list "" lifts the restriction)
@@ -30,12 +32,14 @@ export interface AdminIo {
   knownFormats?: readonly string[];
   /** Default credits and concurrency of new teams. */
   defaults: { credits: number; concurrency: number };
+  /** TRAWL_WEBHOOK_SECRET: the local team's webhook secret when set (core/webhooks/team-secret.ts). */
+  legacyWebhookSecret?: string;
 }
 
 const OPTIONS = {
   credits: { type: 'string' }, concurrency: { type: 'string' }, zdr: { type: 'string' }, team: { type: 'string' },
   name: { type: 'string' }, admin: { type: 'boolean' }, formats: { type: 'string' }, endpoints: { type: 'string' },
-  add: { type: 'string' }, set: { type: 'string' }, json: { type: 'boolean' }, all: { type: 'boolean' },
+  add: { type: 'string' }, set: { type: 'string' }, json: { type: 'boolean' }, all: { type: 'boolean' }, rotate: { type: 'boolean' },
 } as const;
 
 function int(v: string | undefined, what: string): number | undefined {
@@ -108,6 +112,17 @@ export async function runAdmin(argv: string[], db: Database, io: AdminIo): Promi
       case 'teams update': {
         if (!target) break;
         io.out(`${teamLine(await updateTeam(db, target, { concurrency: int(v.concurrency, '--concurrency'), zdr: onOff(v.zdr) }))}\n`);
+        return 0;
+      }
+      case 'teams webhook-secret': {
+        if (!target) break;
+        const t = await findTeam(db, target);
+        const secret = v.rotate
+          ? await rotateTeamWebhookSecret(db, t.id, io.legacyWebhookSecret).catch((e) => {
+              throw new AdminError((e as Error).message);
+            })
+          : await teamWebhookSecret(db, t.id, io.legacyWebhookSecret);
+        io.out(`${t.name}: ${secret}\n`);
         return 0;
       }
       case 'keys create': {

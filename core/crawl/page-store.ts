@@ -141,7 +141,7 @@ export async function storePage(services: Services, job: JobInfo, claim: Claimed
   }
   if (outcome?.stored) {
     rememberKeys(claim.jobId, discovery, claim.depth + 1);
-    if (!zdr && p.storeInCache) await services.searchIndex.add(doc);
+    if (!zdr && p.storeInCache) await services.searchIndex.add(doc, job.teamId);
   }
   return outcome;
 }

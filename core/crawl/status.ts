@@ -21,6 +21,8 @@ export interface StatusRequest {
   /** Absolute URL of the status endpoint of this job (`<base>/v2/crawl/<id>`). */
   selfUrl: string;
   holdMs?: number;
+  /** Rewrites each stored document before it is sent (a format-restricted key's view; core/auth/document-filter.ts). */
+  document?: (body: string) => string;
 }
 
 /** Warnings of compat.md §7.2: robots-blocked URLs, and few results from a deep start URL. */
@@ -100,7 +102,8 @@ export async function statusBody(db: Queryable, job: JobView, req: StatusRequest
     head.next = next.href;
   }
   const warning = statusWarning(current, counters);
-  const tail: [string, string][] = [['data', `[${docs.join(',')}]`]];
+  const shown = req.document ? docs.map(req.document) : docs;
+  const tail: [string, string][] = [['data', `[${shown.join(',')}]`]];
   if (warning) tail.push(['warning', JSON.stringify(warning)]);
   if (current.status === 'failed') tail.push(['error', JSON.stringify(current.error?.message ?? 'The crawl failed')]);
   return withRawMembers(head, tail);

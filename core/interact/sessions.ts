@@ -6,6 +6,10 @@
  * opened (default 600 s), when its browser crashes, or at shutdown; it then saves its profile (with
  * `saveChanges`), charges 1 credit per started minute, and later calls answer 410. Deployments with
  * several API nodes must send the calls of one scrape id to the same node (the others answer 409).
+ *
+ * Limits (issue 15 item 9), each a 429 naming it: `interact.maxSessions` per process, under it
+ * `maxSessionsPerTeam` per team (the keyless callers share one team) and `maxSessionsPerIp` per IP
+ * address of keyless callers, so no single caller can take every session of a node.
  */
 import type { Services } from '../services.ts';
 import type { Principal } from '../auth/authenticate.ts';
@@ -27,6 +31,15 @@ export interface InteractCall {
   code?: string;
   /** Time limit of this call, ms. */
   timeoutMs: number;
+  /** The caller's IP address (core/http/client-ip.ts): keyless callers are limited per address. */
+  clientIp?: string;
+}
+
+/** Who holds a session (open or opening), for the per-team and per-address limits. */
+interface Holder {
+  teamId: string;
+  /** Set for keyless callers only. */
+  ip?: string;
 }
 
 export type InteractResult =
@@ -53,14 +66,17 @@ const STALE_GRACE_MS = 60_000;
 export class InteractSessions {
   private readonly live = new Map<string, Live>();
   private readonly opening = new Map<string, Promise<Live>>();
+  /** Every session open or opening, by scrape id (what the limits count). */
+  private readonly holders = new Map<string, Holder>();
   /** This process, as named in `interact_sessions.node_id`. */
   readonly nodeId = newId();
   private closed = false;
 
   constructor(private readonly services: Services) {}
 
+  /** Sessions open or opening on this process. */
   get size(): number {
-    return this.live.size + this.opening.size;
+    return this.holders.size;
   }
 
   /**
@@ -77,7 +93,7 @@ export class InteractSessions {
         'Interact prompts need an LLM provider: set OPENAI_BASE_URL, OPENAI_API_KEY and MODEL_NAME (any OpenAI-compatible chat completions API), or send "code" instead.',
       );
     }
-    const session = this.live.get(scrapeId) ?? (await this.open(record, principal));
+    const session = this.live.get(scrapeId) ?? (await this.open(record, principal, call.clientIp));
     const run = session.queue.then(() => this.run(session, call));
     session.queue = run.catch(() => undefined);
     return run;
@@ -113,18 +129,14 @@ export class InteractSessions {
   }
 
   /** Opens the scrape's session once, however many first calls arrive together. */
-  private open(record: ScrapeRecord, principal: Principal): Promise<Live> {
+  private open(record: ScrapeRecord, principal: Principal, clientIp = 'unknown'): Promise<Live> {
     const pending = this.opening.get(record.id);
     if (pending) return pending;
     if (this.closed) return Promise.reject(new TrawlError('BACKEND_UNAVAILABLE', 'This Trawl process is shutting down.'));
-    const { maxSessions } = this.services.config.interact;
-    if (this.size >= maxSessions) {
-      return Promise.reject(
-        new TrawlError('RATE_LIMITED', `Too many interact sessions are open on this node (at most ${maxSessions}). End one with DELETE or retry later.`, {
-          headers: { 'Retry-After': '30' },
-        }),
-      );
-    }
+    const holder: Holder = { teamId: principal.teamId, ip: principal.keyless ? clientIp : undefined };
+    const refused = this.overLimit(holder);
+    if (refused) return Promise.reject(new TrawlError('RATE_LIMITED', `${refused} End one with DELETE or retry later.`, { headers: { 'Retry-After': '30' } }));
+    this.holders.set(record.id, holder);
     const p = (async () => {
       const row = await getSessionRow(this.services.db, record.id);
       if (row) await this.explainRow(row);
@@ -133,9 +145,27 @@ export class InteractSessions {
     this.opening.set(record.id, p);
     p.then(
       () => this.opening.delete(record.id),
-      () => this.opening.delete(record.id),
+      () => {
+        this.opening.delete(record.id);
+        this.holders.delete(record.id);
+      },
     );
     return p;
+  }
+
+  /** Why one more session for `holder` would break a limit, or undefined when it would not. */
+  private overLimit(holder: Holder): string | undefined {
+    const { maxSessions, maxSessionsPerTeam, maxSessionsPerIp } = this.services.config.interact;
+    if (this.size >= maxSessions) return `Too many interact sessions are open on this node (at most ${maxSessions}, TRAWL_INTERACT_MAX_SESSIONS).`;
+    const held = [...this.holders.values()];
+    if (holder.ip !== undefined && held.filter((h) => h.ip === holder.ip).length >= maxSessionsPerIp) {
+      return `Too many interact sessions are open for keyless calls from this address (at most ${maxSessionsPerIp}, TRAWL_INTERACT_MAX_SESSIONS_PER_IP).`;
+    }
+    if (held.filter((h) => h.teamId === holder.teamId).length >= maxSessionsPerTeam) {
+      const who = holder.ip !== undefined ? 'keyless calls together' : 'this team';
+      return `Too many interact sessions are open for ${who} (at most ${maxSessionsPerTeam}, TRAWL_INTERACT_MAX_SESSIONS_PER_TEAM).`;
+    }
+    return undefined;
   }
 
   /** A session row exists but no live session here: it ended (410) or another node holds it (409). */
@@ -219,6 +249,7 @@ export class InteractSessions {
         await session.profile?.release();
       } finally {
         this.live.delete(session.scrapeId);
+        this.holders.delete(session.scrapeId);
         await closeSessionRow(services.db, session.scrapeId, reason, credits).catch(() => undefined);
         await chargeCredits(services.db, { teamId: session.teamId, apiKeyId: session.keyId, kind: 'interact', refId: session.scrapeId, credits }).catch(
           (err) => services.log.error({ err }, 'could not charge an interact session'),

@@ -11,6 +11,7 @@ import { profileOpener } from '../profiles/index.ts';
 import { saveScrapeRecord } from '../interact/records.ts';
 import { saveDocument } from '../store/documents.ts';
 import { indexScrapedDocument } from '../search/index-document.ts';
+import { indexable } from '../search/visibility.ts';
 import { startScrapeAccounting } from '../credits/scrape-accounting.ts';
 
 export const SCRAPE_QUEUE = 'scrape';
@@ -51,7 +52,7 @@ export async function handleScrapeJob(services: Services, data: ScrapeJobData, s
         body: document,
       });
       // A cache hit's content was indexed when it was scraped.
-      if (data.options.storeInCache && doc.metadata.cacheState !== 'hit') await indexScrapedDocument(services.db, doc, log);
+      if (indexable(data.options) && doc.metadata.cacheState !== 'hit') await indexScrapedDocument(services.db, doc, data.teamId, log);
     }
     // What interact needs to replay the scrape; only a tombstone for zero data retention.
     await saveScrapeRecord(services.db, { id: data.scrapeId, teamId: data.teamId, url: data.url, sourceUrl: data.sourceURL, options: data.options })

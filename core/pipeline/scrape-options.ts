@@ -113,8 +113,10 @@ export function resolveScrapeOptions(raw: Record<string, any>, plugins: Map<stri
   if (screenshotCount > 1) throw bad('At most one screenshot format may be requested.');
 
   const proxy = raw.proxy === 'stealth' ? 'enhanced' : (raw.proxy ?? SCRAPE_DEFAULTS.proxy);
-  // Sensitive options force storeInCache off (interface.md storeInCache; compat.md §4).
-  const sensitive = (actions?.length ?? 0) > 0 || (raw.headers && Object.keys(raw.headers).length > 0);
+  // Sensitive options force storeInCache off (interface.md storeInCache; compat.md §4): their output
+  // may hold what only this caller may see (a login through a profile, cookies in headers), so it is
+  // neither cached nor indexed for search (issue 15 item 3).
+  const sensitive = (actions?.length ?? 0) > 0 || (raw.headers && Object.keys(raw.headers).length > 0) || Boolean(raw.profile);
   const zeroDataRetention = raw.zeroDataRetention === true;
 
   return {

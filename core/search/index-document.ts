@@ -1,8 +1,8 @@
 /**
  * Feeds the local search index and the paper index from scraped documents. The scrape worker calls
- * `indexScrapedDocument` after storing a document whose options allow caching (never for zero data
- * retention, lockdown, or scrapes with headers/actions: resolveScrapeOptions turns `storeInCache` off
- * for those). Indexing never fails a scrape: errors are logged and swallowed.
+ * `indexScrapedDocument` after storing a document whose options allow it (visibility.ts `indexable`:
+ * never for zero data retention, lockdown, or scrapes with headers, actions or a profile), under the
+ * team that scraped it. Indexing never fails a scrape: errors are logged and swallowed.
  */
 import { DomUtils, parseDocument } from 'htmlparser2';
 import type { Queryable } from '../db/client.ts';
@@ -13,6 +13,9 @@ import { extractPaper, type PaperRecord } from './papers/extract.ts';
 import { upsertPaper } from './papers/store.ts';
 import { clip, markdownToText, parseDate } from './text.ts';
 import { safeDecode } from './operators.ts';
+
+/** An index row before it is given to a team. */
+export type PageEntry = Omit<IndexedPage, 'teamId'>;
 
 /** Characters of page text kept in the index (the tsvector and highlights read it). */
 export const MAX_CONTENT_CHARS = 64 * 1024;
@@ -54,7 +57,7 @@ export function documentText(doc: Document): string {
  * The index row of a document, or undefined for documents that should not be indexed (error
  * statuses, non-http URLs).
  */
-export function pageFromDocument(doc: Document, text = documentText(doc), now = new Date()): IndexedPage | undefined {
+export function pageFromDocument(doc: Document, text = documentText(doc), now = new Date()): PageEntry | undefined {
   const m = doc.metadata;
   const status = Number(m.statusCode);
   if (!Number.isFinite(status) || status >= 400) return undefined;
@@ -103,7 +106,7 @@ export function pageFromDocument(doc: Document, text = documentText(doc), now = 
 }
 
 /** What a document adds to the indexes: its page row (none for error pages) and its paper, if any. */
-export function indexEntriesOf(doc: Document): { page?: IndexedPage; paper?: PaperRecord } {
+export function indexEntriesOf(doc: Document): { page?: PageEntry; paper?: PaperRecord } {
   const text = documentText(doc);
   const page = pageFromDocument(doc, text);
   return page ? { page, paper: extractPaper(doc, text) } : {};
@@ -112,14 +115,15 @@ export function indexEntriesOf(doc: Document): { page?: IndexedPage; paper?: Pap
 /**
  * Indexes one scraped document now (page, and paper when it carries paper metadata); crawl pages go
  * through the batched feed instead (index-feed.ts).
- * @param db  database
- * @param doc the Document as the pipeline produced it
+ * @param db     database
+ * @param doc    the Document as the pipeline produced it
+ * @param teamId the team that scraped it: only its searches (and public teams' readers) find the page
  */
-export async function indexScrapedDocument(db: Queryable, doc: Document, log: Logger): Promise<void> {
+export async function indexScrapedDocument(db: Queryable, doc: Document, teamId: string, log: Logger): Promise<void> {
   try {
     const { page, paper } = indexEntriesOf(doc);
     if (!page) return;
-    await upsertPage(db, page);
+    await upsertPage(db, { ...page, teamId });
     if (paper) await upsertPaper(db, paper);
   } catch (err) {
     log.warn({ err }, 'search indexing failed');

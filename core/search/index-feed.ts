@@ -39,10 +39,11 @@ export interface IndexFeedOptions {
 
 export interface SearchIndexFeed {
   /**
-   * Queues a document for the index (page row, and its paper when it carries paper metadata). Never
-   * throws; resolves at once unless twice `maxPending` rows (or `maxPendingChars`) are waiting.
+   * Queues a document for the index (page row under `teamId`, and its paper when it carries paper
+   * metadata). Never throws; resolves at once unless twice `maxPending` rows (or `maxPendingChars`)
+   * are waiting.
    */
-  add(doc: Document): Promise<void>;
+  add(doc: Document, teamId: string): Promise<void>;
   /** Writes everything queued (also called on close). Never throws. */
   flush(): Promise<void>;
   /** Documents waiting to be written. */
@@ -52,6 +53,8 @@ export interface SearchIndexFeed {
 /** A queued document: only what the index reads of it (the text it is made from and the metadata). */
 interface Queued {
   doc: Document;
+  /** Team whose scrape produced it (the row's owner). */
+  teamId: string;
   /** Characters of text held. */
   chars: number;
   /** When it was queued (performance.now(), ms). */
@@ -110,7 +113,7 @@ export function createSearchIndexFeed(db: Queryable, log: Logger, options: Index
       queuedChars -= q.chars;
       try {
         const { page, paper } = indexEntriesOf(q.doc);
-        if (page) pages.push(page);
+        if (page) pages.push({ ...page, teamId: q.teamId });
         if (paper) papers.push(paper);
       } catch (err) {
         log.warn({ err }, 'search indexing failed');
@@ -176,10 +179,10 @@ export function createSearchIndexFeed(db: Queryable, log: Logger, options: Index
       // A running writer may stop (not due) before reaching the rows owed; then start it again.
       while (owed > 0) await drain().catch((err) => log.warn({ err }, 'search indexing failed'));
     },
-    async add(doc) {
+    async add(doc, teamId) {
       const now = performance.now();
       const source = indexSource(doc);
-      queued.push({ ...source, at: now });
+      queued.push({ ...source, teamId, at: now });
       queuedChars += source.chars;
       lastAdd = now;
       if (full(1)) void drain();

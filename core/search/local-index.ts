@@ -5,6 +5,10 @@
  * matching any word fill the remaining places; `site:`/`filetype:` operators, time filters, language
  * and safe search become SQL conditions. Snippets come from `ts_headline` over the stored text. Page
  * and query text are analyzed in JavaScript (analyzer.ts); the database stores and matches lexemes.
+ *
+ * The index is per team (issue 15 item 3; migration 0011): a row belongs to the team whose scrape
+ * indexed it, and a search reads only the teams it is given (core/search/visibility.ts: the caller's
+ * own team and the teams the operator made public).
  */
 import type { Queryable } from '../db/client.ts';
 import type { SearchIndexKind } from '../db/schema/search.ts';
@@ -12,6 +16,8 @@ import type { ParsedQuery } from './operators.ts';
 import { pageTsvector, toTsquery } from './analyzer.ts';
 
 export interface IndexedPage {
+  /** Team whose scrape produced the page; only searches that may read this team's rows find it. */
+  teamId: string;
   url: string;
   host: string;
   path: string;
@@ -28,7 +34,7 @@ export interface IndexedPage {
   publishedAt?: Date;
 }
 
-/** Inserts or refreshes a page (keyed by URL). */
+/** Inserts or refreshes a page (keyed by team and URL). */
 export async function upsertPage(db: Queryable, p: IndexedPage): Promise<void> {
   await upsertPages(db, [p]);
 }
@@ -37,7 +43,7 @@ export async function upsertPage(db: Queryable, p: IndexedPage): Promise<void> {
 const JSON_NUL = /(?<!\\)((?:\\\\)*)\\u0000/g;
 
 /**
- * Inserts or refreshes pages (keyed by URL) in one statement; of two rows with the same URL the later
+ * Inserts or refreshes pages (keyed by team and URL) in one statement; of two rows with the same key the later
  * one is written. The tsvector of each row (title A, description B, content C) is computed here
  * (analyzer.ts), so the database parses no text.
  */
@@ -51,7 +57,7 @@ export async function upsertPages(db: Queryable, pages: readonly IndexedPage[]):
  * can prepare the next batch while the database runs this one. Undefined when `pages` is empty.
  */
 export function upsertPagesStatement(pages: readonly IndexedPage[]): { sql: string; params: [string] } | undefined {
-  const rows = [...new Map(pages.map((p) => [p.url, p])).values()].map((p) => ({ ...p, tsv: pageTsvector(p) }));
+  const rows = [...new Map(pages.map((p) => [`${p.teamId} ${p.url}`, p])).values()].map((p) => ({ ...p, tsv: pageTsvector(p) }));
   if (rows.length === 0) return undefined;
   // One JSON parameter for the batch: both drivers send it as text, whatever the column types.
   // NUL characters cannot be stored in text columns: they are dropped (from the JSON text, which
@@ -59,14 +65,14 @@ export function upsertPagesStatement(pages: readonly IndexedPage[]): { sql: stri
   let json = JSON.stringify(rows);
   if (json.includes('\\u0000')) json = json.replace(JSON_NUL, '$1');
   return {
-    sql: `INSERT INTO search_index (url, host, path, title, description, content, kind, filetype, language, image_url,
+    sql: `INSERT INTO search_index (team_id, url, host, path, title, description, content, kind, filetype, language, image_url,
        image_width, image_height, adult, published_at, updated_at, tsv, analyzer)
-     SELECT x.url, x.host, x.path, x.title, x.description, x.content, x.kind, x.filetype, x.language, x."imageUrl",
+     SELECT x."teamId", x.url, x.host, x.path, x.title, x.description, x.content, x.kind, x.filetype, x.language, x."imageUrl",
        x."imageWidth", x."imageHeight", x.adult, x."publishedAt", now(), x.tsv::tsvector, ${ANALYZER_VERSION}
-     FROM jsonb_to_recordset($1::jsonb) AS x(url text, host text, path text, title text, description text, content text, kind text,
+     FROM jsonb_to_recordset($1::jsonb) AS x("teamId" text, url text, host text, path text, title text, description text, content text, kind text,
        filetype text, language text, "imageUrl" text, "imageWidth" int, "imageHeight" int, adult boolean, "publishedAt" timestamptz,
        tsv text)
-     ON CONFLICT (url) DO UPDATE SET host = EXCLUDED.host, path = EXCLUDED.path, title = EXCLUDED.title,
+     ON CONFLICT (team_id, url) DO UPDATE SET host = EXCLUDED.host, path = EXCLUDED.path, title = EXCLUDED.title,
        description = EXCLUDED.description, content = EXCLUDED.content, kind = EXCLUDED.kind, filetype = EXCLUDED.filetype,
        language = EXCLUDED.language, image_url = EXCLUDED.image_url, image_width = EXCLUDED.image_width,
        image_height = EXCLUDED.image_height, adult = EXCLUDED.adult,
@@ -90,21 +96,23 @@ export const ANALYZER_VERSION = 1;
  * @returns the number of rows updated (0: none left)
  */
 export async function reanalyzeStaleRows(db: Queryable, batch = 200): Promise<number> {
-  const rows = await db.query<{ url: string; title: string; description: string; content: string }>(
-    `SELECT url, title, description, content FROM search_index
+  const rows = await db.query<{ team_id: string; url: string; title: string; description: string; content: string }>(
+    `SELECT team_id, url, title, description, content FROM search_index
      WHERE analyzer IS NULL LIMIT ${Math.floor(batch)}`,
   );
   if (rows.length === 0) return 0;
-  const updates = rows.map((r) => ({ url: r.url, tsv: pageTsvector(r) }));
+  const updates = rows.map((r) => ({ team: r.team_id, url: r.url, tsv: pageTsvector(r) }));
   await db.query(
     `UPDATE search_index s SET tsv = x.tsv::tsvector, analyzer = ${ANALYZER_VERSION}
-     FROM jsonb_to_recordset($1::jsonb) AS x(url text, tsv text) WHERE s.url = x.url`,
+     FROM jsonb_to_recordset($1::jsonb) AS x(team text, url text, tsv text) WHERE s.team_id = x.team AND s.url = x.url`,
     [JSON.stringify(updates)],
   );
   return rows.length;
 }
 
 export interface LocalQuery {
+  /** Teams whose rows the search may read (core/search/visibility.ts); empty: nothing is found. */
+  teams: readonly string[];
   parsed: ParsedQuery;
   source: 'web' | 'news' | 'images';
   limit: number;
@@ -170,10 +178,11 @@ export const OR_FILL_CAP = 1000;
  * @returns at most `limit` hits, best first (newest first with `sortByDate`)
  */
 export async function searchPages(db: Queryable, q: LocalQuery): Promise<LocalHit[]> {
+  if (q.teams.length === 0) return [];
   /** `cap`: rank at most this many matching pages (the any-word fill, where common words match most pages). */
   const run = async (tsquery: string, exclude: string[], limit: number, cap?: number): Promise<LocalHit[]> => {
-    const params: unknown[] = [tsquery];
-    const where = [`tsv @@ $1::tsquery`, ...filters(q, params)];
+    const params: unknown[] = [tsquery, [...q.teams]];
+    const where = [`tsv @@ $1::tsquery`, `team_id = ANY($2::text[])`, ...filters(q, params)];
     if (exclude.length) {
       params.push(exclude);
       where.push(`url <> ALL($${params.length}::text[])`);
@@ -187,16 +196,18 @@ export async function searchPages(db: Queryable, q: LocalQuery): Promise<LocalHi
     const headline = q.highlights
       ? `ts_headline('english', left(s.content, 20000), $1::tsquery, 'MaxWords=35, MinWords=15, MaxFragments=1, StartSel="", StopSel=""')`
       : 'NULL';
+    const matches = `SELECT team_id, url, published_at, updated_at, ts_rank_cd(tsv, $1::tsquery, 32) AS rank FROM search_index
+           WHERE ${where.join(' AND ')}${capSql}`;
+    // Several teams may have indexed the same URL: one row per URL, its best ranked.
+    const candidates = q.teams.length > 1 ? `SELECT DISTINCT ON (url) * FROM (${matches}) m ORDER BY url, rank DESC` : matches;
     return db.query<LocalHit>(
       `WITH top AS MATERIALIZED (
-         SELECT url, rank FROM (
-           SELECT url, published_at, updated_at, ts_rank_cd(tsv, $1::tsquery, 32) AS rank FROM search_index
-           WHERE ${where.join(' AND ')}${capSql}) c
+         SELECT team_id, url, rank FROM (${candidates}) c
          ORDER BY ${inner} LIMIT ${limitParam})
        SELECT s.url, s.title, s.description, ${headline} AS headline,
               s.published_at AS "publishedAt", s.updated_at AS "updatedAt", s.image_url AS "imageUrl",
               s.image_width AS "imageWidth", s.image_height AS "imageHeight"
-       FROM top JOIN search_index s ON s.url = top.url ORDER BY ${outer}`,
+       FROM top JOIN search_index s ON s.team_id = top.team_id AND s.url = top.url ORDER BY ${outer}`,
       params,
     );
   };

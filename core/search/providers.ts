@@ -20,6 +20,8 @@ export interface ProviderDeps {
   db: Queryable;
   registry: Registry;
   blobs: BlobStore;
+  /** Teams whose local-index pages the search may read (core/search/visibility.ts). */
+  indexTeams?: readonly string[];
 }
 
 /** Builds the 408 of a search that ran out of time (compat.md §11.1: code SCRAPE_TIMEOUT). */
@@ -55,7 +57,7 @@ export async function searchWithFallback(
     const started = Date.now();
     try {
       const hits = await withDeadline(Math.max(1, deadline - Date.now()), signal, (signal) =>
-        plugin.search(query, { config: deps.config, log, signal, deadline, blobs: deps.blobs, db: deps.db }),
+        plugin.search(query, { config: deps.config, log, signal, deadline, blobs: deps.blobs, db: deps.db, indexTeams: deps.indexTeams }),
       );
       log.debug({ source: query.source, results: hits.length, ms: Date.now() - started }, 'search provider answered');
       return { hits, provider: name };

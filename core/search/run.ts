@@ -14,6 +14,7 @@ import { searchWithFallback, searchTimeout } from './providers.ts';
 import { cleanHits, dropInvalid, toItem, type ResultItem } from './results.ts';
 import { mergeScrape, scrapeResultUrls } from './scrape-results.ts';
 import { searchAllPapers } from './papers/search.ts';
+import { searchableTeams } from './visibility.ts';
 import type { PaperResult } from './papers/store.ts';
 import type { ResolvedSearch } from './request.ts';
 
@@ -38,9 +39,10 @@ const JOB_RETENTION_MS = 24 * 3600 * 1000;
 type Groups = { web?: ResultItem[]; news?: ResultItem[]; images?: ResultItem[] };
 
 /** Provider phase: every source (and the paper index) in parallel, bounded by the search timeout. */
-async function collect(services: Services, r: ResolvedSearch, id: string, deadline: number, warnings: string[], signal?: AbortSignal) {
+async function collect(services: Services, caller: SearchCaller, r: ResolvedSearch, id: string, deadline: number, warnings: string[], signal?: AbortSignal) {
   const log = services.log.child({ searchId: id });
-  const deps = { config: services.config, log, db: services.db, registry: services.registry, blobs: services.blobs };
+  const indexTeams = searchableTeams(services.config, caller.teamId);
+  const deps = { config: services.config, log, db: services.db, registry: services.registry, blobs: services.blobs, indexTeams };
   const parsed = parseQuery(r.providerQuery);
   const work = Promise.all([
     Promise.all(
@@ -95,7 +97,7 @@ export async function runSearch(services: Services, caller: SearchCaller, r: Res
   const deadline = started + r.timeoutMs;
   const quiet = r.enterprise.length > 0; // zdr/anon: the query is neither logged nor stored
   const warnings = [...r.warnings];
-  const { groups, research } = await collect(services, r, id, deadline, warnings, signal);
+  const { groups, research } = await collect(services, caller, r, id, deadline, warnings, signal);
   if (!quiet) services.log.info({ searchId: id, query: r.query, sources: r.sources.map((s) => s.source), ms: Date.now() - started }, 'search answered');
 
   let scrapeCost = 0;

@@ -1,5 +1,6 @@
 /**
- * Webhook delivery (compat.md §17): sends outbox rows as signed JSON POSTs, one job's events in order
+ * Webhook delivery (compat.md §17): sends outbox rows as JSON POSTs signed with the team's secret
+ * (team-secret.ts; issue 15 item 13), one job's events in order
  * by one sender at a time (a lease row in `webhook_senders` makes that hold across processes), each
  * attempt recorded in `webhook_attempts`. A 2xx within 10 s is success; otherwise the event is retried
  * after 1, 5 and 15 minutes, then marked failed. Delivery never blocks or fails the job that emitted it.
@@ -13,8 +14,8 @@ import { signatureHeaders } from './sign.ts';
 export interface DeliveryDeps {
   db: Database;
   log: Logger;
-  /** Key of the signature (TRAWL_WEBHOOK_SECRET); none: unsigned. */
-  secret?: string;
+  /** The signature key of a team's webhooks (team-secret.ts `teamWebhookSecret`); undefined: unsigned. */
+  secretFor(teamId: string): Promise<string | undefined>;
   /** What the SSRF guard allows for receivers. */
   targets: TargetPolicy;
 }
@@ -27,6 +28,8 @@ const LEASE_S = 30;
 
 interface DeliveryRow {
   id: string;
+  /** The team whose job emitted the event: its secret signs it. */
+  teamId: string;
   seq: number;
   url: string;
   headers: Record<string, string>;
@@ -40,7 +43,7 @@ async function attempt(deps: DeliveryDeps, row: DeliveryRow): Promise<{ status: 
     await assertFetchable(row.url, deps.targets);
     const res = await fetch(row.url, {
       method: 'POST',
-      headers: { ...row.headers, 'content-type': 'application/json', ...signatureHeaders(row.body, deps.secret) },
+      headers: { ...row.headers, 'content-type': 'application/json' },
       body: row.body,
       redirect: 'manual',
       signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
@@ -55,7 +58,9 @@ async function attempt(deps: DeliveryDeps, row: DeliveryRow): Promise<{ status: 
 /** Sends one delivery and records the attempt and the new state. */
 async function deliverOne(deps: DeliveryDeps, row: DeliveryRow, retryDelaysMs: number[]): Promise<void> {
   const started = Date.now();
-  const { status, error } = await attempt(deps, row);
+  // Signed at send time, so a rotated secret applies to retries too. Users cannot set these headers (spec.ts).
+  const signature = signatureHeaders(row.body, await deps.secretFor(row.teamId));
+  const { status, error } = await attempt(deps, { ...row, headers: { ...row.headers, ...signature } });
   const n = row.attempts + 1;
   await deps.db.query(
     'insert into webhook_attempts (delivery_id, attempt, status_code, error, duration_ms) values ($1, $2, $3, $4, $5) on conflict do nothing',
@@ -104,7 +109,7 @@ export async function dispatchJob(deps: DeliveryDeps, jobId: string, retryDelays
       try {
         for (;;) {
           const rows = await deps.db.query<DeliveryRow>(
-            `select id, seq, url, headers, body, attempts from webhook_deliveries
+            `select id, team_id as "teamId", seq, url, headers, body, attempts from webhook_deliveries
              where job_id = $1 and status = 'pending' and next_attempt_at <= now() order by seq limit 20`,
             [jobId],
           );

@@ -3,7 +3,8 @@
  * (core/search/local-index.ts). Always configured, so search works with no configuration and
  * offline; it is the last provider of the default order. Reads the operators the core adds (site:,
  * -site:, filetype:, imagesize:) from the query, applies `tbs` to publication dates, `lang` to page
- * languages and `safe` to pages marked adult. `location` and `country` do not apply to it.
+ * languages and `safe` to pages marked adult. `location` and `country` do not apply to it. It reads
+ * only the pages of the teams the search may see (`ctx.indexTeams`; core/search/visibility.ts).
  */
 import { defineSearchProvider, type SearchHit } from '../../core/plugin.ts';
 import { searchPages } from '../../core/search/local-index.ts';
@@ -18,6 +19,7 @@ export default defineSearchProvider({
     const filter = q.source === 'web' ? parseTbs(q.tbs) : undefined;
     const { from, to } = timeBounds(filter);
     const hits = await searchPages(ctx.db, {
+      teams: ctx.indexTeams ?? [],
       parsed: parseQuery(q.query),
       source: q.source,
       limit: q.limit,

@@ -70,7 +70,7 @@ describe('delivery', () => {
     server.stop(true);
     await t.close();
   });
-  const deps = () => ({ db: t.db, log: silentLogger, secret: SECRET, targets: UNGUARDED });
+  const deps = () => ({ db: t.db, log: silentLogger, secretFor: async () => SECRET, targets: UNGUARDED });
 
   test('events of a job arrive in order, signed in both headers', async () => {
     const jobId = newId();

@@ -22,7 +22,7 @@ function postings(tsv: string): Record<string, string[]> {
 }
 
 function page(url: string, title: string, content: string): IndexedPage {
-  return { url, host: new URL(url).hostname, path: new URL(url).pathname, title, description: '', content, kind: 'web', filetype: 'html', adult: false };
+  return { teamId: 'team-a', url, host: new URL(url).hostname, path: new URL(url).pathname, title, description: '', content, kind: 'web', filetype: 'html', adult: false };
 }
 
 describe('analyzer', () => {
@@ -83,10 +83,10 @@ forEachDatabase((kind) => {
     await upsertPages(t.db, [page('https://coast.example/new', 'Harbour lights', 'The harbour lights were glowing.')]);
     // A row as an older analyzer left it: its tsv no longer holds the words of its text.
     await t.db.query(
-      `insert into search_index (url, host, title, content, tsv) values ($1, 'coast.example', 'Old tide page', $2, to_tsvector('simple', 'stale'))`,
+      `insert into search_index (team_id, url, host, title, content, tsv) values ('team-a', $1, 'coast.example', 'Old tide page', $2, to_tsvector('simple', 'stale'))`,
       ['https://coast.example/old', 'Spring tides were added to the tables.'],
     );
-    const find = (query: string) => searchPages(t.db, { parsed: parseQuery(query), source: 'web', limit: 10, highlights: true });
+    const find = (query: string) => searchPages(t.db, { parsed: parseQuery(query), source: 'web', limit: 10, highlights: true, teams: ['team-a'] });
     expect((await find('spring tides')).map((h) => h.url)).toEqual([]);
     expect(await reanalyzeStaleRows(t.db)).toBe(1);
     expect(await reanalyzeStaleRows(t.db)).toBe(0);

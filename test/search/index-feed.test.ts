@@ -26,9 +26,9 @@ forEachDatabase((kind) => {
   test('rows wait until no page arrived for the quiet time', async () => {
     await t.db.query('delete from search_index');
     const feed = createSearchIndexFeed(t.db, silentLogger, { maxBatch: 2, quietMs: 300, maxDelayMs: 60_000 });
-    await feed.add(doc('http://127.0.0.1:9/a/1', 'one tide'));
-    await feed.add(doc('http://127.0.0.1:9/a/2', 'two tides'));
-    await feed.add(doc('http://127.0.0.1:9/a/3', 'three tides'));
+    await feed.add(doc('http://127.0.0.1:9/a/1', 'one tide'), 'team-a');
+    await feed.add(doc('http://127.0.0.1:9/a/2', 'two tides'), 'team-a');
+    await feed.add(doc('http://127.0.0.1:9/a/3', 'three tides'), 'team-a');
     expect(feed.pending).toBe(3);
     const added = performance.now();
     await Bun.sleep(100);
@@ -45,7 +45,7 @@ forEachDatabase((kind) => {
     const started = performance.now();
     let firstWrittenAfter: number | undefined;
     for (let n = 1; n <= 40; n++) {
-      await feed.add(doc(`http://127.0.0.1:9/busy/${n}`, `page ${n}`));
+      await feed.add(doc(`http://127.0.0.1:9/busy/${n}`, `page ${n}`), 'team-a');
       await Bun.sleep(50);
       if (firstWrittenAfter === undefined && (await urls()).length > 0) firstWrittenAfter = performance.now() - started;
     }
@@ -61,9 +61,9 @@ forEachDatabase((kind) => {
     const feed = createSearchIndexFeed(t.db, silentLogger, { maxBatch: 1, quietMs: 60_000, maxDelayMs: 60_000, maxPending: 2 });
     // The second add fills the queue and starts the writer; the fifth finds 4 waiting (twice the
     // limit) and returns only when the writer has brought the queue below the limit.
-    for (let n = 1; n <= 4; n++) await feed.add(doc(`http://127.0.0.1:9/full/${n}`, `page ${n}`));
+    for (let n = 1; n <= 4; n++) await feed.add(doc(`http://127.0.0.1:9/full/${n}`, `page ${n}`), 'team-a');
     expect(feed.pending).toBeGreaterThanOrEqual(2);
-    await feed.add(doc('http://127.0.0.1:9/full/5', 'page 5'));
+    await feed.add(doc('http://127.0.0.1:9/full/5', 'page 5'), 'team-a');
     expect(feed.pending).toBeLessThan(2);
     expect((await urls()).length).toBeGreaterThanOrEqual(4);
     await feed.flush();
@@ -73,9 +73,9 @@ forEachDatabase((kind) => {
   test('flush writes all; error pages are skipped; the same URL twice keeps the later row; NUL characters are dropped', async () => {
     await t.db.query('delete from search_index');
     const feed = createSearchIndexFeed(t.db, silentLogger, { maxBatch: 10, quietMs: 10_000 });
-    await feed.add(doc('http://127.0.0.1:9/b/x', 'old words'));
-    await feed.add(doc('http://127.0.0.1:9/b/x', 'new words with a \u0000 nul'));
-    await feed.add(doc('http://127.0.0.1:9/b/404', 'missing', 404));
+    await feed.add(doc('http://127.0.0.1:9/b/x', 'old words'), 'team-a');
+    await feed.add(doc('http://127.0.0.1:9/b/x', 'new words with a \u0000 nul'), 'team-a');
+    await feed.add(doc('http://127.0.0.1:9/b/404', 'missing', 404), 'team-a');
     await feed.flush();
     expect(feed.pending).toBe(0);
     const rows = await t.db.query<{ url: string; content: string }>('select url, content from search_index');
@@ -90,7 +90,7 @@ forEachDatabase((kind) => {
       metadata: { url, sourceURL: url, statusCode: 200, contentType: 'text/html', title: 'Tidal friction', citation_title: 'Tidal friction', citation_doi: '10.1234/tides.42', citation_abstract: 'We measure the tidal friction of shallow seas over a decade of gauge records.' },
     };
     const feed = createSearchIndexFeed(t.db, silentLogger, { quietMs: 10_000 });
-    await feed.add(paper);
+    await feed.add(paper, 'team-a');
     const count = async () => (await t.db.query<{ n: number }>(`select count(*)::int as n from papers where primary_id = 'doi:10.1234/tides.42'`))[0].n;
     expect(await count()).toBe(0);
     await feed.flush();

@@ -53,15 +53,15 @@ const PDF_TEXT = `Tidal energy extraction in shallow seas\n\narXiv:2401.01234v2 
 forEachDatabase((kind) => {
   let t: TestDatabase;
   const config = loadConfig({ TRAWL_LOG_LEVEL: 'silent' });
-  const ctx = (): SearchContext => ({ config, log: silentLogger, signal: new AbortController().signal, deadline: Date.now() + 10_000, blobs: {} as never, db: t.db });
+  const ctx = (): SearchContext => ({ config, log: silentLogger, signal: new AbortController().signal, deadline: Date.now() + 10_000, blobs: {} as never, db: t.db, indexTeams: ['team-a'] });
   const search = (over: Partial<SearchQuery>) => local.search({ query: 'tide', source: 'web', limit: 10, timeoutMs: 10_000, ...over }, ctx());
 
   beforeAll(async () => {
     t = await openTestDatabase(kind);
-    for (const d of DOCS) await indexScrapedDocument(t.db, d, silentLogger);
-    await indexScrapedDocument(t.db, { markdown: PDF_TEXT, metadata: { sourceURL: 'https://arxiv.org/pdf/2401.01234', url: 'https://arxiv.org/pdf/2401.01234', statusCode: 200, contentType: 'application/pdf', title: 'tidal.pdf', numPages: 9 } }, silentLogger);
-    await indexScrapedDocument(t.db, { markdown: '# Basins\n\nAbstract\n\nBasins of the sea resonate with the tide at their natural period.', metadata: { url: 'https://papers.example/basin.pdf', statusCode: 200, contentType: 'application/pdf', title: 'Basin resonance', citation_doi: undefined } }, silentLogger);
-    await indexScrapedDocument(t.db, doc('https://basin.example/paper', 'Basin paper', { citation_title: 'Resonance of sea basins', citation_doi: '10.1000/basin.1', citation_abstract: 'Basins of the sea resonate with the tide.' }), silentLogger);
+    for (const d of DOCS) await indexScrapedDocument(t.db, d, 'team-a', silentLogger);
+    await indexScrapedDocument(t.db, { markdown: PDF_TEXT, metadata: { sourceURL: 'https://arxiv.org/pdf/2401.01234', url: 'https://arxiv.org/pdf/2401.01234', statusCode: 200, contentType: 'application/pdf', title: 'tidal.pdf', numPages: 9 } }, 'team-a', silentLogger);
+    await indexScrapedDocument(t.db, { markdown: '# Basins\n\nAbstract\n\nBasins of the sea resonate with the tide at their natural period.', metadata: { url: 'https://papers.example/basin.pdf', statusCode: 200, contentType: 'application/pdf', title: 'Basin resonance', citation_doi: undefined } }, 'team-a', silentLogger);
+    await indexScrapedDocument(t.db, doc('https://basin.example/paper', 'Basin paper', { citation_title: 'Resonance of sea basins', citation_doi: '10.1000/basin.1', citation_abstract: 'Basins of the sea resonate with the tide.' }), 'team-a', silentLogger);
   }, 60_000);
   afterAll(async () => t?.close());
 
@@ -130,7 +130,7 @@ forEachDatabase((kind) => {
     });
 
     test('re-scraping a URL refreshes its row', async () => {
-      await indexScrapedDocument(t.db, doc('https://harbour.example/hours', '# Harbour hours\n\nNow open around the clock for kayaks.', { title: 'Harbour hours (new)' }), silentLogger);
+      await indexScrapedDocument(t.db, doc('https://harbour.example/hours', '# Harbour hours\n\nNow open around the clock for kayaks.', { title: 'Harbour hours (new)' }), 'team-a', silentLogger);
       const rows = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM search_index WHERE url = 'https://harbour.example/hours'`);
       expect(rows[0].n).toBe(1);
       expect((await search({ query: 'kayaks' }))[0].title).toBe('Harbour hours (new)');

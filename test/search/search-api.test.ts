@@ -118,10 +118,10 @@ describe('local index search', () => {
     expect(normal[0].options.query).toBe('harbour');
   });
 
-  test('keyless calls are allowed', async () => {
+  test("keyless calls are allowed, and see no team's pages unless the operator made them public (issue 15)", async () => {
     const res = await trawl.post('/v2/search', { query: 'harbour' });
     expect(res.status).toBe(200);
-    expect(res.body.data.web[0].url).toBe(site.url('/harbour'));
+    expect(res.body.data.web).toEqual([]);
   });
 
   test('client extras are tolerated (origin, integration, alexandria, domainTools)', async () => {

@@ -14,6 +14,8 @@ export const teams = pgTable('teams', {
   concurrency: integer('concurrency').notNull(),
   /** Zero data retention: documents of this team are not kept after delivery. */
   zdrEnabled: boolean('zdr_enabled').notNull().default(false),
+  /** Key of the team's webhook signatures, generated on first use (migration 0011; core/webhooks/team-secret.ts). */
+  webhookSecret: text('webhook_secret'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -25,7 +25,8 @@ export const WebhookModel = Type.Union([
 /** Crawler fields of the crawl request (v2, plus the v1 aliases of compat.md §19). */
 export const crawlerFields = {
   url: Type.String({ minLength: 1, description: 'Starting URL' }),
-  prompt: Type.Optional(Type.String()),
+  /** Natural-language crawl request; at most 10,000 characters, like json format prompts (issue 15 item 6). */
+  prompt: Type.Optional(Type.String({ maxLength: 10_000, description: 'Natural-language crawl request (at most 10000 characters)' })),
   excludePaths: Type.Optional(Type.Array(Type.String())),
   includePaths: Type.Optional(Type.Array(Type.String())),
   maxDiscoveryDepth: Type.Optional(Int({ minimum: 0 })),

@@ -28,6 +28,7 @@ export function adminRoutes(services: Services) {
         err: (t) => (err += t),
         knownFormats: [...new Set([...services.formats.keys(), ...new Registry().names('format')])],
         defaults: { credits: services.config.team.credits, concurrency: services.config.team.concurrency },
+        legacyWebhookSecret: services.config.webhookSecret,
       });
       return { success: true as const, code, out, err };
     },

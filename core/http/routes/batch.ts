@@ -22,6 +22,7 @@ import { scrapeOptionsSchema } from '../models/scrape.ts';
 import { errorResponses } from '../models/common.ts';
 import { batchBodyModel, CancelledModel, JobErrorsModel, JobStarted, JobStatusModel } from '../models/crawl.ts';
 import { admit } from '../guard.ts';
+import { documentForKey } from '../../auth/document-filter.ts';
 import { publicBaseUrl } from '../base-url.ts';
 import { rawJson } from '../errors.ts';
 import { cancelQueued, pagingOf } from './crawl.ts';
@@ -80,7 +81,7 @@ function batchVersion(services: Services, version: 'v1' | 'v2') {
         const job = await jobForTeam(services.db, params.id, principal.teamId, 'batch_scrape');
         const paging = pagingOf(query as Record<string, string>);
         const selfUrl = `${publicBaseUrl(services.config, request)}${base}/${job.id}`;
-        return rawJson(await statusBody(services.db, job, { ...paging, selfUrl }));
+        return rawJson(await statusBody(services.db, job, { ...paging, selfUrl, document: (d) => documentForKey(d, principal) }));
       },
       { params: Params, response: { 200: JobStatusModel, ...errorResponses }, detail: { summary: 'Batch scrape status and results', tags } },
     )

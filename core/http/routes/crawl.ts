@@ -23,6 +23,8 @@ import { scrapeOptionsSchema } from '../models/scrape.ts';
 import { errorResponses } from '../models/common.ts';
 import { ActiveCrawlsModel, CancelledModel, crawlBodyModel, JobErrorsModel, JobStarted, JobStatusModel } from '../models/crawl.ts';
 import { admit } from '../guard.ts';
+import { documentForKey } from '../../auth/document-filter.ts';
+import { teamBalance } from '../../credits/ledger.ts';
 import { publicBaseUrl } from '../base-url.ts';
 import { rawJson } from '../errors.ts';
 
@@ -47,6 +49,17 @@ export function cancelQueued(services: Services, queueIds: string[]): void {
   void Promise.all(queueIds.map((id) => services.queue.cancel(id).catch(() => false)));
 }
 
+/**
+ * Checks that the team holds `needed` credits (a prompt raised the limit the request was admitted with).
+ * @throws TrawlError PAYMENT_REQUIRED (402)
+ */
+async function assertCredits(services: Services, teamId: string, needed: number): Promise<void> {
+  const balance = (await teamBalance(services.db, teamId)) ?? 0;
+  if (balance < needed) {
+    throw new TrawlError('PAYMENT_REQUIRED', `Insufficient credits: the prompt's limit of ${needed} pages needs ${needed} credits but the team has ${Math.max(0, balance)} remaining. Set a lower limit.`);
+  }
+}
+
 /** Crawl routes for one API version. */
 function crawlVersion(services: Services, version: 'v1' | 'v2') {
   const options = scrapeOptionsSchema([...services.formats.values()]);
@@ -66,14 +79,17 @@ function crawlVersion(services: Services, version: 'v1' | 'v2') {
     .post(
       base,
       async ({ body, request }) => {
-        // A prompt generates options; explicit parameters override them (interface.md "Crawl request body").
-        const generated = typeof body.prompt === 'string' && body.prompt.trim() ? await optionsFromPrompt(services.config, body.url, body.prompt) : undefined;
-        const crawler = resolveCrawlerOptions({ ...generated, ...(body as Record<string, unknown>) });
+        const explicit = resolveCrawlerOptions(body as Record<string, unknown>);
         const scrape = resolveScrapeOptions((body.scrapeOptions ?? {}) as Record<string, unknown>, services.formats);
         if (body.zeroDataRetention === true) scrape.zeroDataRetention = true;
+        // Who asks, what the key may do and the credits come first: a prompt spends the operator's model key (issue 15 item 6).
         const principal = await admit(services, request, {
-          group: 'crawl', formats: scrape.formats, actions: scrape.actions, credits: crawler.limit, zeroDataRetention: scrape.zeroDataRetention,
+          group: 'crawl', formats: scrape.formats, actions: scrape.actions, credits: explicit.limit, zeroDataRetention: scrape.zeroDataRetention,
         });
+        // A prompt generates options; explicit parameters override them (interface.md "Crawl request body").
+        const generated = typeof body.prompt === 'string' && body.prompt.trim() ? await optionsFromPrompt(services.config, body.url, body.prompt) : undefined;
+        const crawler = generated ? resolveCrawlerOptions({ ...generated, ...(body as Record<string, unknown>) }) : explicit;
+        if (crawler.limit > explicit.limit) await assertCredits(services, principal.teamId, crawler.limit);
         await assertFetchable(crawler.url, services.config.targets);
         const webhook = resolveWebhook(body.webhook);
         const { scrapeOptions, webhook: _w, origin: _o, integration: _i, ...rest } = body as Record<string, unknown>;
@@ -119,7 +135,7 @@ function crawlVersion(services: Services, version: 'v1' | 'v2') {
         const job = await jobForTeam(services.db, params.id, principal.teamId, 'crawl');
         const paging = pagingOf(query as Record<string, string>);
         const selfUrl = `${publicBaseUrl(services.config, request)}${base}/${job.id}`;
-        return rawJson(await statusBody(services.db, job, { ...paging, selfUrl }));
+        return rawJson(await statusBody(services.db, job, { ...paging, selfUrl, document: (d) => documentForKey(d, principal) }));
       },
       {
         params: Params,

@@ -13,6 +13,7 @@ import { isUuid } from '../../ids.ts';
 import { interactSessions } from '../../interact/sessions.ts';
 import { errorResponses, ErrorEnvelope } from '../models/common.ts';
 import { admit } from '../guard.ts';
+import { clientIp } from '../client-ip.ts';
 
 /** Default time limit of one call, seconds (compat.md §5). */
 const DEFAULT_TIMEOUT_S = 30;
@@ -64,7 +65,9 @@ export function interactRoutes(services: Services) {
         if (body.code !== undefined && (body.language ?? 'node') !== 'node') {
           throw new TrawlError('BAD_REQUEST', `language "${body.language}" is not supported by Trawl; interact code is JavaScript (language "node").`);
         }
-        const result = await sessions.interact(id, principal, { prompt: body.prompt, code: body.code, timeoutMs: (body.timeout ?? DEFAULT_TIMEOUT_S) * 1000 });
+        const result = await sessions.interact(id, principal, {
+          prompt: body.prompt, code: body.code, timeoutMs: (body.timeout ?? DEFAULT_TIMEOUT_S) * 1000, clientIp: clientIp(request),
+        });
         if (result.kind === 'prompt') return { success: true, output: result.output, killed: false };
         return {
           success: result.exitCode === 0 && !result.killed,

@@ -15,6 +15,7 @@ import { assertFetchable } from '../../net/address.ts';
 import { withDeadline } from '../../net/deadline.ts';
 import { SCRAPE_QUEUE, handleScrapeJob, type ScrapeJobData, type ScrapeJobResult } from '../../jobs/scrape.ts';
 import { getDocument } from '../../store/documents.ts';
+import { documentForKey } from '../../auth/document-filter.ts';
 import { admit } from '../guard.ts';
 import { answeredByCache, cacheOnly } from '../../cache/index.ts';
 import { getScrapeRecord } from '../../interact/records.ts';
@@ -81,7 +82,8 @@ export function scrapeRoutes(services: Services) {
         if (!doc) throw new TrawlError('JOB_NOT_FOUND', 'Job not found');
         if (doc.teamId !== principal.teamId) throw new TrawlError('FORBIDDEN', 'Forbidden');
         if (doc.expiresAt && doc.expiresAt.getTime() < Date.now()) throw new TrawlError('JOB_EXPIRED', 'Job expired');
-        return rawJson(`{"success":true,"data":${doc.body}}`);
+        // A format-restricted key reads only its formats of the team's document (issue 15 item 11).
+        return rawJson(`{"success":true,"data":${documentForKey(doc.body, principal)}}`);
       },
       {
         params: Type.Object({ id: Type.String() }),

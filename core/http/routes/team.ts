@@ -12,6 +12,7 @@ import { errorResponses } from '../models/common.ts';
 import { creditUsage, tokenUsage, usageHistory } from '../../credits/usage.ts';
 import { teamSettings } from '../../auth/teams.ts';
 import { limitsFor } from '../../limits/index.ts';
+import { webhookSecretRoutes } from './webhook-secret.ts';
 
 const Period = (unit: 'Credits' | 'Tokens') =>
   Type.Object({
@@ -114,7 +115,7 @@ function versioned(services: Services, v: 'v1' | 'v2') {
     );
 }
 
-/** `/v2/team/*`, `/v2/concurrency-check` and their `/v1` forms. */
+/** `/v2/team/*`, `/v2/concurrency-check` and their `/v1` forms, and the team's webhook secret (admin keys). */
 export function teamRoutes(services: Services) {
-  return new Elysia({ name: 'routes/team' }).use(versioned(services, 'v2')).use(versioned(services, 'v1'));
+  return new Elysia({ name: 'routes/team' }).use(versioned(services, 'v2')).use(versioned(services, 'v1')).use(webhookSecretRoutes(services));
 }

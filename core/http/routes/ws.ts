@@ -13,6 +13,7 @@ import { TrawlError } from '../../errors.ts';
 import { bearerKey } from '../../auth/authenticate.ts';
 import { jobForTeam } from '../../crawl/access.ts';
 import { MAX_PAGE_BYTES, statusHead, withRawMembers } from '../../crawl/status.ts';
+import { documentForKey } from '../../auth/document-filter.ts';
 import { documentsPage, getJob, jobCounters, type JobKind } from '../../store/crawls.ts';
 import { admitKey } from '../guard.ts';
 import { clientIp } from '../client-ip.ts';
@@ -49,9 +50,12 @@ function closeCode(e: TrawlError): number {
 /** Streams one job to one socket until it ends or the socket closes. */
 async function stream(services: Services, ws: Socket, req: { key?: string; ip: string; id: string; kind: JobKind }, closed: () => boolean): Promise<void> {
   let job;
+  let view: (doc: string) => string;
   try {
     const principal = await admitKey(services, { key: req.key, ip: req.ip, method: 'GET' }, { group: req.kind === 'crawl' ? 'crawl' : 'batch-scrape', status: true });
     job = await jobForTeam(services.db, req.id, principal.teamId, req.kind);
+    // A format-restricted key sees only its formats of the documents (issue 15 item 11).
+    view = (doc) => documentForKey(doc, principal);
   } catch (error) {
     const e = TrawlError.wrap(error);
     ws.close(closeCode(e), errorReason(e.status >= 500 ? 'Internal error' : e.message));
@@ -62,7 +66,7 @@ async function stream(services: Services, ws: Socket, req: { key?: string; ip: s
   const counters = await jobCounters(services.db, job);
   const head = statusHead(job, counters);
   delete head.success;
-  const snapshot = withRawMembers({ success: true, ...head }, [['data', `[${first.join(',')}]`]]);
+  const snapshot = withRawMembers({ success: true, ...head }, [['data', `[${first.map(view).join(',')}]`]]);
   ws.send(`{"type":"catchup","data":${snapshot}}`);
   let lastPing = Date.now();
   for (;;) {
@@ -70,7 +74,7 @@ async function stream(services: Services, ws: Socket, req: { key?: string; ip: s
     const docs = await documentsPage(services.db, job.id, sent, undefined, MAX_PAGE_BYTES);
     for (const d of docs) {
       if (closed()) return;
-      ws.send(`{"type":"document","data":${d}}`);
+      ws.send(`{"type":"document","data":${view(d)}}`);
     }
     sent += docs.length;
     if (docs.length > 0) continue;
