@@ -60,7 +60,8 @@ async function mapFor(services: Services, request: Request, body: Record<string,
     const timedOut = new Promise<never>((_, reject) =>
       signal.addEventListener('abort', () => reject(new TrawlError('MAP_TIMEOUT', `The map operation timed out after ${timeoutMs} ms. Raise "timeout" or map a smaller part of the site.`)), { once: true }),
     );
-    return Promise.race([run, timedOut]);
+    // A failure that is not a TrawlError already (a bug, a parser crash) is reported as MAP_FAILED.
+    return Promise.race([run.catch((e) => Promise.reject(TrawlError.wrap(e, 'MAP_FAILED'))), timedOut]);
   });
   await chargeCredits(services.db, { teamId: principal.teamId, apiKeyId: principal.keyId, kind: 'map', refId: id, credits: COSTS.map }).catch((err) =>
     services.log.error({ err }, 'could not record the credit of a map'),
