@@ -69,7 +69,11 @@ export async function readOffice(
       abortSignal: ctx.signal,
       decompressionLimits: { maxUncompressedBytes: ZIP_LIMITS.totalBytes, maxZipEntries: ZIP_LIMITS.entries },
     });
-    for (const w of (ast as { warnings?: { message?: string }[] }).warnings ?? []) if (w.message) warnings.push(w.message);
+    // The type is always given, so a failed auto-detection (its `file-type` import fails inside a
+    // compiled binary) is not worth a warning.
+    for (const w of (ast as { warnings?: { code?: string; message?: string }[] }).warnings ?? []) {
+      if (w.message && w.code !== 'FILE_TYPE_DETECTION_FAILED') warnings.push(w.message);
+    }
     // The body only (no stylesheet, script or meta tags); the title goes in from the metadata below.
     html = String((await ast.to('html', { htmlConfig: { standalone: false } } as never)).value ?? '');
     meta = (ast.metadata ?? {}) as Record<string, unknown>;

@@ -103,6 +103,7 @@ describe('parsed from /v2/parse', () => {
       const r = await upload(trawl, { filename: `sample.${ext}`, contentType: MIME[ext], body: files[ext]! }, { formats: ['markdown'] });
       expect([ext, r.status, r.text.slice(0, 300)]).toEqual([ext, 200, expect.any(String)]);
       for (const t of EXPECT[ext]!) expect(r.body.data.markdown).toContain(t);
+      expect(r.body.data.warning).toBeUndefined();
       if (['odt', 'epub'].includes(ext)) expect(r.body.data.metadata.title).toBe('Quokka book');
     });
   }
