@@ -35,6 +35,8 @@ export const CODE_TABLE = {
   GONE: { status: 410, retryable: false, wire: false },
   PAYLOAD_TOO_LARGE: { status: 413, retryable: false, wire: true },
   SCRAPE_CONTENT_TOO_LARGE: { status: 413, retryable: false, wire: true },
+  /** A document that cannot be read (damaged, encrypted, a zip bomb): the file's fault, so a 4xx. */
+  PARSE_FAILED: { status: 422, retryable: false, wire: true },
   RATE_LIMITED: { status: 429, retryable: true, wire: false },
   UNKNOWN_ERROR: { status: 500, retryable: false, wire: true },
   SCRAPE_ALL_ENGINES_FAILED: { status: 500, retryable: true, wire: true },
@@ -48,7 +50,6 @@ export const CODE_TABLE = {
   SCRAPE_JOB_CANCELLED: { status: 500, retryable: false, wire: true },
   EXTERNAL_LINK: { status: 500, retryable: false, wire: true },
   MAP_FAILED: { status: 500, retryable: true, wire: true },
-  PARSE_FAILED: { status: 500, retryable: false, wire: true },
   UPSTREAM_ERROR: { status: 502, retryable: true, wire: false },
   BACKEND_UNAVAILABLE: { status: 503, retryable: false, wire: false },
   GATEWAY_TIMEOUT: { status: 504, retryable: true, wire: false },

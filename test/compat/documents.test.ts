@@ -175,6 +175,22 @@ describe('bad files are a 422 naming the parser', () => {
     await expect422('epub', zip([{ name: 'mimetype', data: MIME.epub!, store: true }]), 'not an EPUB');
   });
 
+  test('scraped from a URL too: 422, not 500', async () => {
+    const bad = serveFixtures({
+      '/bomb.odt': { body: zip([{ name: 'mimetype', data: MIME.odt!, store: true }, { name: 'content.xml', data: new Uint8Array(50 * 1024 * 1024) }]), headers: { 'content-type': MIME.odt! } },
+      '/cut.pptx': { body: files.pptx!.subarray(0, 4000), headers: { 'content-type': MIME.pptx! } },
+    });
+    try {
+      for (const [path, words] of [['/bomb.odt', 'zip bomb'], ['/cut.pptx', '[pptx]']] as const) {
+        const r = await trawl.post('/v2/scrape', { url: bad.url(path), maxAge: 0 });
+        expect([path, r.status, r.body.code]).toEqual([path, 422, 'PARSE_FAILED']);
+        expect(r.body.error).toContain(words);
+      }
+    } finally {
+      bad.stop();
+    }
+  });
+
   test('the server keeps serving', async () => {
     const r = await upload(trawl, { filename: 'sample.odt', contentType: MIME.odt, body: files.odt! });
     expect(r.status).toBe(200);
