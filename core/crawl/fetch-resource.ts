@@ -54,15 +54,16 @@ function isGzip(bytes: Uint8Array): boolean {
 /**
  * Fetches `url` with the fetch engine.
  * @param timeoutMs overall time for this fetch, ms
+ * @param headers extra request headers (e.g. Accept-Language of a map's `location`)
  * @throws TrawlError from the engine (SCRAPE_SITE_ERROR, SCRAPE_TIMEOUT, UNSAFE_TARGET ...)
  */
-export async function fetchResource(deps: ResourceDeps, url: string, timeoutMs: number, signal?: AbortSignal): Promise<Resource> {
+export async function fetchResource(deps: ResourceDeps, url: string, timeoutMs: number, signal?: AbortSignal, headers: Record<string, string> = {}): Promise<Resource> {
   const engine = await deps.registry.get('engine', 'fetch');
   const response = await withDeadline(timeoutMs, signal, (signal) =>
     engine.fetch(
       {
         url,
-        headers: { accept: 'text/plain, application/xml, text/xml, application/gzip, */*;q=0.5' },
+        headers: { accept: 'text/plain, application/xml, text/xml, application/gzip, */*;q=0.5', ...headers },
         options: { ...RESOURCE_OPTIONS, timeout: timeoutMs },
         timeoutMs,
         targets: deps.config.targets,

@@ -23,6 +23,8 @@ export interface MapRequest {
   includeSubdomains: boolean;
   ignoreQueryParameters: boolean;
   limit: number;
+  /** Extra headers of the start page fetch: Accept-Language from `location` (compat.md §10). */
+  headers?: Record<string, string>;
 }
 
 export interface MapLink {
@@ -59,7 +61,7 @@ export async function runMap(deps: Omit<DiscoveryDeps, 'db'>, req: MapRequest, s
   const basePath = start.pathname;
   const found: MapLink[] = [{ url: fetchUrlOf(start, keys) }];
 
-  const startPage = req.sitemap === 'only' ? undefined : fetchResource(deps, start.href, START_PAGE_TIMEOUT_MS, signal).catch(() => undefined);
+  const startPage = req.sitemap === 'only' ? undefined : fetchResource(deps, start.href, START_PAGE_TIMEOUT_MS, signal, req.headers).catch(() => undefined);
   if (req.sitemap !== 'skip') {
     const robots = parseRobots(start.origin, await fetchRobotsText(deps, start.origin, signal));
     const sitemaps = await readSitemaps(deps, sitemapCandidates(start, robots.sitemaps()), Math.max(req.limit * 2, 1000), signal);

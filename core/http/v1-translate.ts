@@ -2,7 +2,8 @@
  * v1 request and response forms translated to and from v2 (compat.md §19). Pure functions: the v1
  * routes (core/http/routes/v1.ts) forward the translated request to the v2 route and translate its
  * answer back, so v1 and v2 share validation, admission (key restrictions, credits, rate limits) and
- * the pipeline. `v1ScrapeOptions` also applies to v1 crawl `scrapeOptions` and v1 batch bodies.
+ * the pipeline. `v1CrawlRequest` and `v1BatchRequest` apply the same scrape-option translation to v1 crawl
+ * `scrapeOptions` and v1 batch bodies (the routes in crawl.ts and batch.ts call them before validation).
  */
 
 type Json = Record<string, any>;
@@ -37,6 +38,28 @@ export function v1ScrapeOptions(v1: Json): Json {
   out.timeout ??= 30_000;
   out.skipTlsVerification ??= false;
   return out;
+}
+
+/** v1 crawl `maxDepth` default (compat.md §19), applied when neither depth field is given. */
+export const V1_CRAWL_MAX_DEPTH = 10;
+
+const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * v1 crawl request -> v2: `scrapeOptions` translated as v1 scrape options, `maxDepth` defaults to 10,
+ * and `prompt` is dropped (v1 crawl never had it; unknown keys are ignored, compat.md §1.2).
+ * `maxDepth`, `allowBackwardLinks` and `ignoreSitemap` stay: core/crawl/options.ts reads them.
+ */
+export function v1CrawlRequest(v1: Json): Json {
+  const { prompt: _prompt, scrapeOptions, ...rest } = v1;
+  const out: Json = { ...rest, scrapeOptions: v1ScrapeOptions(isObject(scrapeOptions) ? scrapeOptions : {}) };
+  if (out.maxDepth === undefined && out.maxDiscoveryDepth === undefined) out.maxDepth = V1_CRAWL_MAX_DEPTH;
+  return out;
+}
+
+/** v1 batch scrape request -> v2: the flat body carries v1 scrape options next to `urls`. */
+export function v1BatchRequest(v1: Json): Json {
+  return v1ScrapeOptions(v1);
 }
 
 /** v1 search request -> v2: `limit` defaults to 5, web results only, v1 scrape options. */

@@ -18,6 +18,7 @@ import { proxyAttempts, proxyAnswerError, routeFailed, worthRetrying, type Fetch
 import { cacheOnly, cacheOnlyMiss, type ScrapeCache } from '../cache/index.ts';
 import type { ProfileOpener } from '../profiles/index.ts';
 import { cleanDom } from '../../parsers/html/clean.ts';
+import { acceptLanguage, locationEmulation } from '../../plugins/engine/browser/locale.ts';
 import type { ContentThreads } from './content-threads.ts';
 import { serializeHtml, type AnyNode } from '../../parsers/html/dom.ts';
 
@@ -112,10 +113,9 @@ async function fetchOnce(req: ScrapeRequest, deps: ScrapeDeps, ctx: PluginContex
   if (attempt.preferBrowser && engines.some((e) => e.features.includes('js'))) need.add('js');
   const engine = selectEngine(engines, need);
   const headers: Record<string, string> = { ...(req.options.headers ?? {}) };
-  const languages = req.options.location?.languages;
-  if (languages?.length && !Object.keys(headers).some((h) => h.toLowerCase() === 'accept-language')) {
-    headers['accept-language'] = languages.map((l, i) => (i === 0 ? l : `${l};q=${Math.max(0.1, 1 - i * 0.1).toFixed(1)}`)).join(', ');
-  }
+  // `location`: its languages, else the country's default language, as Accept-Language (interface.md).
+  const languages = locationEmulation(req.options.location).languages;
+  if (languages?.length && !Object.keys(headers).some((h) => h.toLowerCase() === 'accept-language')) headers['accept-language'] = acceptLanguage(languages);
   const remaining = () => Math.max(1, ctx.deadline - Date.now());
   const engineRequest: EngineRequest = {
     url: req.url, headers, options: req.options, timeoutMs: remaining(), targets: config.targets, proxy: attempt.route, profile,
@@ -367,6 +367,9 @@ export async function buildDocument(
     proxyUsed: response.proxyUsed ?? 'basic',
     creditsUsed: parsed.billablePages ?? 1,
   };
+  // compat.md §3 fetch facts: the IANA time zone of `location.country`, the one the browser emulates.
+  const timezone = locationEmulation(req.options.location).timezone;
+  if (timezone) (doc.metadata as Record<string, unknown>).timezone = timezone;
   ctx.log.debug({ url: req.url, ms: Date.now() - run.started, engine: response.engine }, 'scraped');
   return doc as Document;
 }

@@ -78,7 +78,7 @@ export function toItem(h: SearchHit, source: ResolvedSource['source'], position:
 }
 
 /** Error codes that mean "this URL cannot be scraped at all" (dropped with `ignoreInvalidURLs`). */
-const INVALID_URL_CODES = new Set(['BAD_REQUEST', 'UNSAFE_TARGET', 'UNSUPPORTED_SITE', 'SCRAPE_DNS_RESOLUTION_ERROR']);
+const INVALID_URL_CODES = new Set(['BAD_REQUEST', 'UNSAFE_TARGET', 'SCRAPE_DNS_RESOLUTION_ERROR']);
 
 /** Drops items whose scrape failed because the URL is invalid or refused, and renumbers positions. */
 export function dropInvalid(items: ResultItem[]): ResultItem[] {

@@ -4,12 +4,14 @@
  * `/news/search` (count ≤ 50) and `/images/search` (count ≤ 200, one page). `tbs` periods become
  * `freshness` (pd/pw/pm/py or a `YYYY-MM-DDtoYYYY-MM-DD` range), `safe` becomes `safesearch=strict`.
  * Descriptions carry `<strong>` markup, removed here; with highlights the most query-relevant of the
- * description and its `extra_snippets` is used.
+ * description and its `extra_snippets` is used. A `location` sets `country`, the default `search_lang`
+ * and the `X-Loc-Country`/`X-Loc-City` headers (plugins/search/location.ts).
  */
 import { defineSearchProvider, type SearchHit, type SearchQuery } from '../../core/plugin.ts';
 import { providerJson } from '../../core/search/provider-http.ts';
 import { coarsePeriod, isoDay, parseTbs } from '../../core/search/tbs.ts';
 import { bestSnippet, htmlToText, parseDate } from '../../core/search/text.ts';
+import { locationCountry, locationPlace, searchLocale } from './location.ts';
 
 interface BraveResult {
   title?: string;
@@ -40,6 +42,19 @@ function errorMessage(b: any): string | undefined {
   return e ? [e.code, e.detail].filter(Boolean).join(': ') : undefined;
 }
 
+/**
+ * Brave's client-location headers for a search `location` (its Web Search API request headers):
+ * `X-Loc-Country` (ISO code) and `X-Loc-City` (the first part of a "City,Region,Country" place).
+ */
+function locationHeaders(q: SearchQuery): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const country = locationCountry(q.location);
+  const city = locationPlace(q.location);
+  if (country) headers['X-Loc-Country'] = country;
+  if (city) headers['X-Loc-City'] = city;
+  return headers;
+}
+
 export default defineSearchProvider({
   name: 'brave',
   configured: (config) => Boolean(config.search.brave?.apiKey),
@@ -53,8 +68,9 @@ export default defineSearchProvider({
       url.searchParams.set('q', q.query);
       url.searchParams.set('count', String(pageSize));
       if (q.source !== 'images') url.searchParams.set('offset', String(page));
-      if (q.country) url.searchParams.set('country', q.country);
-      if (q.lang) url.searchParams.set('search_lang', q.lang.split(/[-_]/)[0].toLowerCase());
+      const { country, lang } = searchLocale(q);
+      if (country) url.searchParams.set('country', country);
+      if (lang) url.searchParams.set('search_lang', lang.split(/[-_]/)[0].toLowerCase());
       url.searchParams.set('safesearch', q.safe ? 'strict' : 'off');
       const fresh = freshness(q);
       if (fresh) url.searchParams.set('freshness', fresh);
@@ -62,7 +78,7 @@ export default defineSearchProvider({
       const body = await providerJson<{ web?: { results?: BraveResult[] }; results?: BraveResult[] }>(
         'brave',
         url.href,
-        { headers: { 'X-Subscription-Token': cfg.apiKey, 'Accept-Encoding': 'gzip' }, errorMessage },
+        { headers: { 'X-Subscription-Token': cfg.apiKey, 'Accept-Encoding': 'gzip', ...locationHeaders(q) }, errorMessage },
         ctx,
       );
       const results = (q.source === 'web' ? body.web?.results : body.results) ?? [];

@@ -4,12 +4,14 @@
  * (the API has no news search: the core asks the next provider). At most 10 results per request,
  * `start` is 1-based and the API serves the first 100 results. `tbs` maps to `dateRestrict`
  * (d/w/m/y[n]; hours round up to a day) or `sort=date:r:<from>:<to>`; `sbd:1` to `sort=date`.
- * With `highlights: false` the page's own meta description replaces Google's snippet.
+ * With `highlights: false` the page's own meta description replaces Google's snippet. A `location`
+ * sets `gl` to its country and `hl`/`lr` to that country's language unless `lang` is given.
  */
 import { defineSearchProvider, type SearchHit, type SearchQuery } from '../../core/plugin.ts';
 import { providerJson } from '../../core/search/provider-http.ts';
 import { parseTbs } from '../../core/search/tbs.ts';
 import { htmlToText, parseDate } from '../../core/search/text.ts';
+import { searchLocale } from './location.ts';
 
 interface CseItem {
   title?: string;
@@ -50,10 +52,12 @@ export default defineSearchProvider({
       url.searchParams.set('num', String(num));
       url.searchParams.set('start', String(start));
       url.searchParams.set('safe', q.safe ? 'active' : 'off');
-      if (q.country) url.searchParams.set('gl', q.country.toLowerCase());
-      if (q.lang) {
-        url.searchParams.set('hl', q.lang);
-        url.searchParams.set('lr', `lang_${q.lang.split(/[-_]/)[0].toLowerCase()}`);
+      // Programmable Search has no place parameter: `location` gives the country (gl) and its language.
+      const { country, lang } = searchLocale(q);
+      if (country) url.searchParams.set('gl', country.toLowerCase());
+      if (lang) {
+        url.searchParams.set('hl', lang);
+        url.searchParams.set('lr', `lang_${lang.split(/[-_]/)[0].toLowerCase()}`);
       }
       if (q.source === 'images') url.searchParams.set('searchType', 'image');
       dateParams(q, url);

@@ -3,14 +3,17 @@
  * (core/search/local-index.ts). Always configured, so search works with no configuration and
  * offline; it is the last provider of the default order. Reads the operators the core adds (site:,
  * -site:, filetype:, imagesize:) from the query, applies `tbs` to publication dates, `lang` to page
- * languages and `safe` to pages marked adult. `location` and `country` do not apply to it. It reads
- * only the pages of the teams the search may see (`ctx.indexTeams`; core/search/visibility.ts).
+ * languages and `safe` to pages marked adult. A `location` naming a country without `lang` keeps pages
+ * in that country's language (and pages of unknown language), like `lang` would; `country` alone does
+ * not apply. It reads only the pages of the teams the search may see (`ctx.indexTeams`;
+ * core/search/visibility.ts).
  */
 import { defineSearchProvider, type SearchHit } from '../../core/plugin.ts';
 import { searchPages } from '../../core/search/local-index.ts';
 import { parseQuery } from '../../core/search/operators.ts';
 import { parseTbs, timeBounds } from '../../core/search/tbs.ts';
 import { clip, relativeDate } from '../../core/search/text.ts';
+import { searchLocale } from './location.ts';
 
 export default defineSearchProvider({
   name: 'local',
@@ -26,7 +29,7 @@ export default defineSearchProvider({
       from,
       to,
       sortByDate: filter?.sortByDate,
-      lang: q.lang,
+      lang: searchLocale(q).lang,
       safe: q.safe,
       highlights: q.highlights !== false,
     });

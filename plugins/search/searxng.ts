@@ -3,12 +3,14 @@
  * (`GET <SEARXNG_URL>/search?q=&format=json`). The instance must list `json` in `search.formats` of
  * its settings.yml. Categories map to sources (general/news/images), `tbs` periods to `time_range`
  * (custom ranges are filtered by the core on known dates), `safe` to `safesearch=2`. Pages are read
- * until `limit` results are collected or a page brings nothing new.
+ * until `limit` results are collected or a page brings nothing new. A `location` sets `language` to
+ * its country's locale (`de-DE`) unless `lang` is given; SearXNG has no place parameter.
  */
 import { defineSearchProvider, type SearchHit } from '../../core/plugin.ts';
 import { providerJson } from '../../core/search/provider-http.ts';
 import { coarsePeriod, parseTbs } from '../../core/search/tbs.ts';
 import { htmlToText, parseDate } from '../../core/search/text.ts';
+import { searchLocale } from './location.ts';
 
 interface SearxResult {
   url?: string;
@@ -45,7 +47,9 @@ export default defineSearchProvider({
       url.searchParams.set('categories', CATEGORY[q.source]);
       url.searchParams.set('pageno', String(page));
       url.searchParams.set('safesearch', q.safe ? '2' : '0');
-      if (q.lang) url.searchParams.set('language', q.lang.includes('-') || !q.country ? q.lang : `${q.lang}-${q.country}`);
+      // SearXNG has no place parameter: `location` gives its country's language (plugins/search/location.ts).
+      const { country, lang } = searchLocale(q);
+      if (lang) url.searchParams.set('language', lang.includes('-') || !country ? lang : `${lang}-${country}`);
       if (period) url.searchParams.set('time_range', period);
       const body = await providerJson<{ results?: SearxResult[] }>('searxng', url.href, {
         errorMessage: (b) => b?.error,

@@ -94,9 +94,22 @@ describe('keyless access', () => {
     expect(del.status).toBe(401);
   });
 
-  // The parse (issue 5) and interact (issue 3) routes do not exist yet.
-  test.todo('parse works without a key');
-  test.todo('interact works without a key');
+  test('parse works without a key', async () => {
+    const form = new FormData();
+    form.append('file', new File([PAGE], 'harbour.html', { type: 'text/html' }));
+    const res = await fetch(`${trawl.base}/v2/parse`, { method: 'POST', body: form });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as any).data.markdown).toContain('Boats come and go');
+  });
+
+  test('interact works without a key', async () => {
+    const scraped = await trawl.post('/v2/scrape', { url: site.url('/page'), maxAge: 0 });
+    const id = scraped.body.data.metadata.scrapeId;
+    const res = await trawl.post(`/v2/scrape/${id}/interact`, { code: 'return await page.title()' });
+    expect(res.status).toBe(200);
+    expect(res.body.stdout).toBe('Harbour\n');
+    expect((await fetch(`${trawl.base}/v2/scrape/${id}/interact`, { method: 'DELETE' })).status).toBe(200);
+  });
 });
 
 describe('keys', () => {

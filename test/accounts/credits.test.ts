@@ -182,10 +182,23 @@ describe('charges', () => {
     expect(await trawl.credits(team)).toBe(16);
   });
 
-  // JSON mode needs the json format (an LLM) and lockdown the scrape cache (issue 3); their costs
-  // are unit-tested in ledger.test.ts.
+  // JSON mode needs the json format, which does not exist yet; its cost is unit-tested in ledger.test.ts.
   test.todo('JSON mode adds 4 credits per page');
-  test.todo('lockdown costs 5 credits on a cache hit and 1 on a miss');
+
+  test('lockdown costs 5 credits on a cache hit and 1 on a miss', async () => {
+    const { key, team } = await trawl.key({ credits: 20 });
+    const miss = await trawl.post('/v2/scrape', { url: site.url('/b?lockdown-miss'), lockdown: true }, trawl.auth(key));
+    expect(miss.status).toBe(404);
+    expect(miss.body.code).toBe('SCRAPE_LOCKDOWN_CACHE_MISS');
+    expect(await trawl.credits(team)).toBe(19);
+    expect((await trawl.post('/v2/scrape', { url: site.url('/b?lockdown-hit') }, trawl.auth(key))).status).toBe(200);
+    expect(await trawl.credits(team)).toBe(18);
+    const hit = await trawl.post('/v2/scrape', { url: site.url('/b?lockdown-hit'), lockdown: true }, trawl.auth(key));
+    expect(hit.status).toBe(200);
+    expect(hit.body.data.metadata.cacheState).toBe('hit');
+    expect(hit.body.data.metadata.creditsUsed).toBe(5);
+    expect(await trawl.credits(team)).toBe(13);
+  });
 
   test('credit history by key', async () => {
     const { key, team } = await trawl.key({ credits: 50 });

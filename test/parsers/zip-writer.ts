@@ -9,6 +9,8 @@ export interface ZipInput {
   data: string | Uint8Array;
   /** Size written in the headers instead of the real one. */
   declaredSize?: number;
+  /** Stored uncompressed (method 0), as ODF and EPUB keep their `mimetype` entry. */
+  store?: boolean;
 }
 
 export function zip(entries: ZipInput[]): Uint8Array {
@@ -17,14 +19,15 @@ export function zip(entries: ZipInput[]): Uint8Array {
   let offset = 0;
   for (const e of entries) {
     const raw = typeof e.data === 'string' ? new TextEncoder().encode(e.data) : e.data;
-    const packed = deflateRawSync(raw);
+    const packed = e.store ? raw : deflateRawSync(raw);
+    const method = e.store ? 0 : 8;
     const name = new TextEncoder().encode(e.name);
     const crc = Bun.hash.crc32(raw);
     const size = e.declaredSize ?? raw.length;
     const head = new DataView(new ArrayBuffer(30));
     head.setUint32(0, 0x04034b50, true);
     head.setUint16(4, 20, true);
-    head.setUint16(8, 8, true);
+    head.setUint16(8, method, true);
     head.setUint32(14, crc, true);
     head.setUint32(18, packed.length, true);
     head.setUint32(22, size, true);
@@ -34,7 +37,7 @@ export function zip(entries: ZipInput[]): Uint8Array {
     dir.setUint32(0, 0x02014b50, true);
     dir.setUint16(4, 20, true);
     dir.setUint16(6, 20, true);
-    dir.setUint16(10, 8, true);
+    dir.setUint16(10, method, true);
     dir.setUint32(16, crc, true);
     dir.setUint32(20, packed.length, true);
     dir.setUint32(24, size, true);

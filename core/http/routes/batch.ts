@@ -25,7 +25,8 @@ import { admit } from '../guard.ts';
 import { documentForKey } from '../../auth/document-filter.ts';
 import { publicBaseUrl } from '../base-url.ts';
 import { rawJson } from '../errors.ts';
-import { cancelQueued, pagingOf } from './crawl.ts';
+import { cancelQueued, v1Body, pagingOf } from './crawl.ts';
+import { v1BatchRequest } from '../v1-translate.ts';
 
 const Params = Type.Object({ id: Type.String() });
 
@@ -69,6 +70,8 @@ function batchVersion(services: Services, version: 'v1' | 'v2') {
         return { success: true as const, id, url: `${baseUrl}${base}/${id}`, ...(checked.invalid.length ? { invalidURLs: checked.invalid } : {}) };
       },
       {
+        // v1 bodies become v2 before validation (compat.md §19).
+        transform: version === 'v1' ? v1Body(v1BatchRequest) : undefined,
         body: BatchBody,
         response: { 200: JobStarted, ...errorResponses },
         detail: { summary: 'Scrape many URLs', tags, description: 'Scrape options are given flat, next to `urls`.' },

@@ -27,8 +27,19 @@ import { documentForKey } from '../../auth/document-filter.ts';
 import { teamBalance } from '../../credits/ledger.ts';
 import { publicBaseUrl } from '../base-url.ts';
 import { rawJson } from '../errors.ts';
+import { v1CrawlRequest } from '../v1-translate.ts';
 
 const Params = Type.Object({ id: Type.String() });
+
+/**
+ * A `transform` hook translating a v1 JSON-object body to v2 before validation (compat.md §19);
+ * other bodies are left for validation to refuse.
+ */
+export function v1Body(translate: (v1: Record<string, any>) => Record<string, any>) {
+  return (ctx: { body: unknown }) => {
+    if (ctx.body && typeof ctx.body === 'object' && !Array.isArray(ctx.body)) ctx.body = translate(ctx.body as Record<string, any>);
+  };
+}
 
 /**
  * Reads `skip` and `limit` of a status request (compat.md §8: limit 1–1000).
@@ -103,6 +114,8 @@ function crawlVersion(services: Services, version: 'v1' | 'v2') {
         return { success: true as const, id, url, promptGeneratedOptions: generated, finalCrawlerOptions: { ...crawler, prompt: body.prompt } };
       },
       {
+        // v1 bodies become v2 before validation (compat.md §19).
+        transform: version === 'v1' ? v1Body(v1CrawlRequest) : undefined,
         body: CrawlBody,
         response: { 200: JobStarted, 409: errorResponses[400], ...errorResponses },
         detail: { summary: 'Start a crawl', tags, description: 'Discovers pages (sitemaps and links) from a start URL and scrapes each.' },

@@ -2,7 +2,8 @@
  * `POST /v2/scrape/{scrapeId}/interact` and `DELETE /v2/scrape/{scrapeId}/interact` (interface.md
  * Endpoints; compat.md §5): act on the live page of a scrape with `code` (JavaScript run against a
  * `page` object, see core/interact/page-api.ts) or a natural-language `prompt` (answered by the
- * configured LLM), and stop the session. Sessions live in this API process (core/interact/sessions.ts)
+ * configured LLM; with both, the code runs and the prompt is not used), and stop the session. `output`
+ * holds the result in both modes. Sessions live in this API process (core/interact/sessions.ts)
  * and end when the app stops. Endpoint group `browser`; keyless calls are allowed.
  */
 import { Elysia } from 'elysia';
@@ -59,18 +60,20 @@ export function interactRoutes(services: Services) {
       async ({ params, body, request }) => {
         const principal = await admit(services, request, { group: 'browser', keyless: true });
         const id = scrapeId(params.scrapeId);
-        if ((body.prompt === undefined) === (body.code === undefined)) {
-          throw new TrawlError('BAD_REQUEST', 'Send exactly one of "prompt" (a natural-language instruction) or "code" (JavaScript using the page object).');
+        if (body.prompt === undefined && body.code === undefined) {
+          throw new TrawlError('BAD_REQUEST', 'Send "prompt" (a natural-language instruction) or "code" (JavaScript using the page object).');
         }
         if (body.code !== undefined && (body.language ?? 'node') !== 'node') {
           throw new TrawlError('BAD_REQUEST', `language "${body.language}" is not supported by Trawl; interact code is JavaScript (language "node").`);
         }
-        const result = await sessions.interact(id, principal, {
-          prompt: body.prompt, code: body.code, timeoutMs: (body.timeout ?? DEFAULT_TIMEOUT_S) * 1000, clientIp: clientIp(request),
-        });
+        // With both (the SDK sends both when given both), the code runs: it is exact and needs no LLM.
+        const call = body.code !== undefined ? { code: body.code } : { prompt: body.prompt };
+        const result = await sessions.interact(id, principal, { ...call, timeoutMs: (body.timeout ?? DEFAULT_TIMEOUT_S) * 1000, clientIp: clientIp(request) });
         if (result.kind === 'prompt') return { success: true, output: result.output, killed: false };
+        // `output` holds the result in both modes (compat.md §5); for code it is the stdout.
         return {
           success: result.exitCode === 0 && !result.killed,
+          output: result.stdout,
           stdout: result.stdout,
           result: result.stdout,
           stderr: result.stderr,

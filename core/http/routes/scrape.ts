@@ -1,7 +1,8 @@
 /**
  * `POST /v2/scrape` and `GET /v2/scrape/{id}` (interface.md Endpoints; compat.md §4). The API resolves
  * options, refuses unsafe targets early, queues the scrape and waits for the worker's serialized
- * Document, which it returns byte for byte.
+ * Document, which it returns byte for byte. A job still running at the request's timeout goes on: the
+ * answer is 408 `processing_continues` and an identical repeat joins the job (core/jobs/scrape-resume.ts).
  */
 import { Elysia } from 'elysia';
 import { Type } from '@sinclair/typebox';
@@ -20,6 +21,7 @@ import { admit } from '../guard.ts';
 import { answeredByCache, cacheOnly } from '../../cache/index.ts';
 import { getScrapeRecord } from '../../interact/records.ts';
 import { rawJson } from '../errors.ts';
+import { dropResume, findResume, jobTimeout, processingContinues, resumeKey, saveResume } from '../../jobs/scrape-resume.ts';
 
 /** Extra time the API waits beyond the scrape timeout for the worker to answer, ms. */
 const WAIT_GRACE_MS = 5_000;
@@ -42,19 +44,30 @@ export function scrapeRoutes(services: Services) {
         const principal = await admit(services, request, { group: 'scrape', keyless: true, formats: resolved.formats, actions: resolved.actions, credits: 1, zeroDataRetention: resolved.zeroDataRetention });
         // Cache-only requests (lockdown, minAge) never contact the target, not even its DNS.
         if (!cacheOnly(resolved)) await assertFetchable(url, services.config.targets);
-        const scrapeId = newId();
-        const data: ScrapeJobData = { scrapeId, url, sourceURL: body.url, options: resolved, teamId: principal.teamId, keyId: principal.keyId };
+        // An identical repeat of a request that answered 408 processing_continues joins its job (compat.md §4).
+        const key = resumeKey(principal.teamId, principal.keyId, body);
+        const running = await findResume(services.db, key, principal.teamId);
+        const scrapeId = running?.scrapeId ?? newId();
+        const data: ScrapeJobData = { scrapeId, url, sourceURL: body.url, options: { ...resolved, timeout: jobTimeout(resolved.timeout) }, teamId: principal.teamId, keyId: principal.keyId };
         // A cache hit needs no fetch: answer it here, without the queue round trip.
-        if (await answeredByCache(services.db, url, resolved)) {
-          const result = await withDeadline(resolved.timeout, undefined, (signal) => handleScrapeJob(services, data, signal));
+        if (!running && (await answeredByCache(services.db, url, resolved))) {
+          const result = await withDeadline(resolved.timeout, undefined, (signal) => handleScrapeJob(services, { ...data, options: resolved }, signal));
           return rawJson(`{"success":true,"data":${result.document}}`);
         }
-        await services.queue.add(SCRAPE_QUEUE, 'scrape', data, { id: scrapeId });
+        const runUntil = running?.runUntil ?? new Date(Date.now() + data.options.timeout);
+        if (!running) await services.queue.add(SCRAPE_QUEUE, 'scrape', data, { id: scrapeId });
         let result: ScrapeJobResult;
         try {
-          result = await services.queue.waitFor<ScrapeJobResult>(scrapeId, resolved.timeout + WAIT_GRACE_MS);
+          // The request answers at its timeout; a job with a longer budget goes on (core/jobs/scrape-resume.ts).
+          const waitMs = data.options.timeout > resolved.timeout ? resolved.timeout : resolved.timeout + WAIT_GRACE_MS;
+          result = await services.queue.waitFor<ScrapeJobResult>(scrapeId, Math.max(1, Math.min(waitMs, runUntil.getTime() - Date.now() + WAIT_GRACE_MS)));
         } catch (error) {
           const e = TrawlError.wrap(error);
+          if (e.code === 'GATEWAY_TIMEOUT' && runUntil.getTime() > Date.now()) {
+            await saveResume(services.db, key, principal.teamId, { scrapeId, runUntil });
+            throw processingContinues(body.url, runUntil, resolved.timeout);
+          }
+          if (running) await dropResume(services.db, key);
           if (e.code === 'GATEWAY_TIMEOUT') {
             await services.queue.cancel(scrapeId).catch(() => {});
             throw new TrawlError('SCRAPE_TIMEOUT', `Scrape of ${body.url} timed out after ${resolved.timeout} ms. Raise "timeout" (max 300000) or retry.`);
@@ -64,6 +77,7 @@ export function scrapeRoutes(services: Services) {
           // Zero data retention: the queue's copy of the result (the document) goes at once.
           if (resolved.zeroDataRetention) await services.queue.forget(scrapeId).catch(() => {});
         }
+        if (running) await dropResume(services.db, key);
         return rawJson(`{"success":true,"data":${result.document}}`);
       },
       {

@@ -192,7 +192,7 @@ async function rawBody(page: Page, main: NonNullable<PageState['mainResponse']>,
 }
 
 const startsWith = (b: Uint8Array, s: string) => s.split('').every((c, i) => b[i] === c.charCodeAt(0));
-const tooLarge = (max: number) => new TrawlError('SCRAPE_SITE_ERROR', `[browser] the document is larger than ${max} bytes`, { retryable: false });
+const tooLarge = (max: number) => new TrawlError('SCRAPE_CONTENT_TOO_LARGE', `[browser] the document is larger than ${max} bytes`, { retryable: false });
 
 /** Pool options carrying the request's proxy route (credentials go through `page.authenticate`). */
 export function proxyOptions(request: EngineRequest): { proxyServer?: string; proxyBypassList?: string[] } {
