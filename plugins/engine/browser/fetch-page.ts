@@ -136,7 +136,7 @@ async function scrapeOnPage(
       .then((saved) => profile.save!(saved))
       .catch((err) => ctx.log.warn({ err, profile: profile.name }, 'could not save the profile'));
   }
-  ctx.log.debug({ url: page.url(), status: main?.status(), adsBlocked: state.adsBlocked, refused: state.refused }, 'browser scrape done');
+  ctx.log.debug({ url: page.url(), status: main?.status(), adsBlocked: state.adsBlocked, refused: state.refused + lease.gate.refused }, 'browser scrape done');
   return {
     url: page.url() || request.url,
     statusCode: main?.status() ?? 200,
