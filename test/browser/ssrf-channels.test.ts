@@ -6,9 +6,10 @@
  * workers, the executeJavascript action, WebRTC (STUN/TURN) and DNS rebinding. The canary records every
  * TCP connection and UDP datagram it gets: each vector must leave it at 0.
  *
- * Names resolve through a test DNS server (TRAWL_DNS_SERVERS). Chromium's own resolver is told the
- * same (and worse: `rebind-*.test` → 127.0.0.2) with `--host-resolver-rules`, so a channel that
- * bypasses Trawl's checks would reach the canary here as it would on a real network.
+ * Names resolve through a test DNS server (TRAWL_DNS_SERVERS). In the main pool Chromium's own
+ * resolver is told the same (and worse: `rebind-*.test` → 127.0.0.2) with `--host-resolver-rules`, which
+ * replaces Trawl's "resolve nothing" rule: a channel that bypasses the guarding proxy would reach the
+ * canary here as it would on a real network. A second pool runs with Trawl's own flags only.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { createSocket, type Socket } from 'node:dgram';
@@ -97,6 +98,8 @@ function fixture(path: string): Response {
         pc.createOffer().then((o) => pc.setLocalDescription(o));
         </script>`),
       );
+    case '/webtransport':
+      return page(p(`<script>for (const u of ['https://127.0.0.2:PORT/wt', 'https://canary.test:PORT/wt']) { try { new WebTransport(u).ready.catch(() => {}); } catch {} }</script>`));
     case '/rebind':
       return page(`<p id="out"></p><script>setTimeout(() => fetch('/again').then(r => r.text()).then(t => { document.getElementById('out').textContent = 'again: ' + t; }), 300);</script>`);
     case '/again':
@@ -165,11 +168,11 @@ afterAll(async () => {
 });
 
 /** Scrapes a fixture path with the guard on; `host` defaults to site.test. */
-function scrape(path: string, opts: { host?: string; waitFor?: number; actions?: Action[]; timeout?: number } = {}) {
+function scrape(path: string, opts: { host?: string; waitFor?: number; actions?: Action[]; timeout?: number; on?: BrowserPool } = {}) {
   const url = `http://${opts.host ?? 'site.test'}:${port}${path}`;
   const timeout = opts.timeout ?? 30_000;
   const request = engineRequest(url, { waitFor: opts.waitFor ?? 1_500, actions: opts.actions, timeout }, { targets: env.config.targets, timeoutMs: timeout });
-  return fetchWithBrowser(pool, request, env.ctx());
+  return fetchWithBrowser(opts.on ?? pool, request, env.ctx());
 }
 
 /** Runs a scrape and returns what reached the canary meanwhile (stragglers get a moment to land). */
@@ -248,6 +251,11 @@ describe('with the guard on, no browser channel reaches a private address', () =
     expect(hits).toEqual([]);
   });
 
+  test('WebTransport (QUIC over UDP)', async () => {
+    const hits = await canaryDuring(() => scrape('/webtransport', { host: '127.0.0.1' }));
+    expect(hits).toEqual([]);
+  });
+
   test('DNS rebinding: the connection goes to the address the guard approved', async () => {
     // The engine resolves first: 127.0.0.1 is approved and every connection of the scrape goes there,
     // although later answers (and Chromium's own resolver) say 127.0.0.2.
@@ -275,6 +283,24 @@ describe('with the guard on, no browser channel reaches a private address', () =
     });
     expect(hits).toEqual([]);
     expect(err!.code).toBe('UNSAFE_TARGET');
+  });
+});
+
+describe("with Trawl's own Chromium flags only (Chromium resolves no name)", () => {
+  test('the same vectors reach nothing', async () => {
+    const own = new BrowserPool({ chromiumPath: env.config.chromiumPath, dataDir: env.config.dataDir, size: 1, log: env.ctx().log });
+    try {
+      const hits = await canaryDuring(async () => {
+        for (const path of ['/popup', '/websocket', '/worker', '/shared-worker', '/webrtc', '/webtransport', '/service-worker']) {
+          await scrape(path, { on: own, host: '127.0.0.1' });
+        }
+        // Its first (allowed) answer was used up above: refused now (UNSAFE_TARGET); never the canary.
+        await scrape('/rebind', { on: own, host: 'rebind-a.test' }).catch(() => undefined);
+      });
+      expect(hits).toEqual([]);
+    } finally {
+      await own.close();
+    }
   });
 });
 
