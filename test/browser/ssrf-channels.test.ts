@@ -63,7 +63,10 @@ function fixture(path: string): Response {
         <script>window.open('http://canary.test:PORT/popup-name'); window.open('http://127.0.0.2:PORT/popup-address', '_blank', 'noopener');</script>`),
       );
     case '/websocket':
-      return page(p(`<script>new WebSocket('ws://canary.test:PORT/ws-name'); new WebSocket('ws://127.0.0.2:PORT/ws-address');</script>`));
+      return page(
+        p(`<p id="out"></p><script>new WebSocket('ws://canary.test:PORT/ws-name'); new WebSocket('ws://127.0.0.2:PORT/ws-address');
+        new WebSocket('ws://site.test:PORT/ws-ok').onmessage = (e) => { document.getElementById('out').textContent = 'site socket says ' + e.data; };</script>`),
+      );
     case '/worker':
       return page(
         p(`<script>new Worker('/worker.js');
@@ -127,11 +130,13 @@ beforeAll(async () => {
   site = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
-    fetch(req) {
+    fetch(req, server) {
       const path = new URL(req.url).pathname;
       siteHits.push(path);
+      if (path === '/ws-ok' && server.upgrade(req, { data: undefined })) return undefined;
       return fixture(path);
     },
+    websocket: { open: (ws) => void ws.send('hello'), message: () => undefined },
   });
   port = site.port!;
   // The canary: the same port on the private address 127.0.0.2, TCP and UDP.
@@ -209,9 +214,13 @@ describe('with the guard on, no browser channel reaches a private address', () =
     expect(text).toContain('site page');
   });
 
-  test('WebSockets from the page', async () => {
-    const hits = await canaryDuring(() => scrape('/websocket'));
+  test('WebSockets from the page (one to the allowed site still works)', async () => {
+    let text = '';
+    const hits = await canaryDuring(async () => {
+      text = (await scrape('/websocket')).text ?? '';
+    });
     expect(hits).toEqual([]);
+    expect(text).toContain('site socket says hello');
   });
 
   test('dedicated workers (from a script URL and from a blob)', async () => {
