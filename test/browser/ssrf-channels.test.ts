@@ -295,6 +295,25 @@ describe('with the guard on, no browser channel reaches a private address', () =
   });
 });
 
+describe('what the gate could not carry is reported with the usual codes', () => {
+  test('a name that does not resolve, a refused connection, over http and https', async () => {
+    // The guard off, so only the gate (not the page's own request check) sees these.
+    const targets = { allowAll: true, exceptions: [], dnsServers: [dns.server] };
+    const run = (url: string) => failure(fetchWithBrowser(pool, engineRequest(url, { timeout: 20_000 }, { targets, timeoutMs: 20_000 }), env.ctx()));
+    expect((await run(`http://nowhere.test:${port}/`)).code).toBe('SCRAPE_DNS_RESOLUTION_ERROR');
+    expect((await run(`https://nowhere.test:${port}/`)).code).toBe('SCRAPE_DNS_RESOLUTION_ERROR');
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as net.AddressInfo).port;
+    closed.close();
+    for (const scheme of ['http', 'https']) {
+      const err = await run(`${scheme}://site.test:${closedPort}/`);
+      expect(err.code).toBe('SCRAPE_SITE_ERROR');
+      expect(err.message).toContain('could not be reached');
+    }
+  });
+});
+
 describe("with Trawl's own Chromium flags only (Chromium resolves no name)", () => {
   test('the same vectors reach nothing', async () => {
     const own = new BrowserPool({ chromiumPath: env.config.chromiumPath, dataDir: env.config.dataDir, size: 1, log: env.ctx().log });
