@@ -4,8 +4,8 @@
  * storage never leak between jobs) with one page, and the context's own guarding proxy
  * (plugins/proxy/gate): every connection of the context goes through it, and it refuses everything
  * until the job configures it with its SSRF policy, proxy route and byte cap. Releasing the lease
- * closes the context and its gate. Browsers are reused across jobs, retired after `maxJobsPerBrowser` jobs (bounds
- * memory growth) and closed after `idleCloseMs` without work. A browser that disconnects (crash, killed)
+ * closes the context and its gate. Browsers are reused across jobs, retired after `maxJobsPerBrowser`
+ * jobs (bounds memory growth) and closed after `idleCloseMs` without work. A browser that disconnects (crash, killed)
  * is removed and its process group killed; only the jobs that were on it see the failure, and the next
  * acquire launches a replacement. `close()` leaves no Chromium process behind.
  *
