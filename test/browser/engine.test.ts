@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TrawlError } from '../../core/errors.ts';
-import { GUARDED } from '../../core/net/target-policy.ts';
+import { GUARDED, type Lookup, type TargetPolicy } from '../../core/net/target-policy.ts';
 import type { Action } from '../../core/http/models/scrape.ts';
 import { fetchWithBrowser } from '../../plugins/engine/browser/fetch-page.ts';
 import { BrowserPool } from '../../plugins/engine/browser/pool.ts';
@@ -29,8 +29,6 @@ beforeAll(() => {
     dataDir: env.config.dataDir,
     size: 2,
     log: env.ctx().log,
-    // Test-only DNS: these names reach the fixture server (the guard gets its own resolver below).
-    extraArgs: ['--host-resolver-rules=MAP *.example.test 127.0.0.1, MAP *.other.test 127.0.0.1, MAP *.doubleclick.net 127.0.0.1'],
   });
 });
 
@@ -40,10 +38,20 @@ afterAll(async () => {
   env?.cleanup();
 });
 
-const run = (url: string, over: Parameters<typeof engineRequest>[1] = {}, extra: Parameters<typeof engineRequest>[2] = {}, ctx = env.ctx()) =>
-  fetchWithBrowser(pool, engineRequest(url, over, extra), ctx, {
-    lookup: async (host) => (host.startsWith('internal.') ? ['127.0.0.1'] : host.endsWith('.example.test') ? ['93.184.216.34'] : ['127.0.0.1']),
-  });
+/** Test-only DNS (the browser's guarding proxy resolves every name with it): the fixture server. */
+const siteLookup: Lookup = async () => ['127.0.0.1'];
+/** The same, but `internal.*` names are on another, private address (127.0.0.2). */
+const guardedLookup: Lookup = async (host) => (host.startsWith('internal.') ? ['127.0.0.2'] : ['127.0.0.1']);
+/** The guard on, the fixture server's address allowed as an exception. */
+const SITE_ONLY: TargetPolicy = { allowAll: false, exceptions: ['127.0.0.1'], dnsServers: [] };
+
+const run = (
+  url: string,
+  over: Parameters<typeof engineRequest>[1] = {},
+  extra: Parameters<typeof engineRequest>[2] = {},
+  ctx = env.ctx(),
+  lookup = siteLookup,
+) => fetchWithBrowser(pool, engineRequest(url, over, extra), ctx, { lookup });
 
 async function expectError(p: Promise<unknown>): Promise<TrawlError> {
   try {
@@ -308,7 +316,7 @@ describe('private targets', () => {
 
   test('subresources resolving to private addresses are blocked; the public page loads', async () => {
     const before = secretHits();
-    const res = await run(site.url('/public', 'public.example.test'), {}, { targets: GUARDED });
+    const res = await run(site.url('/public', 'public.example.test'), {}, { targets: SITE_ONLY }, env.ctx(), guardedLookup);
     expect(res.text).toContain('public page');
     expect(secretHits()).toBe(before);
     // The same page with private targets allowed does reach the internal host.
@@ -318,7 +326,7 @@ describe('private targets', () => {
 
   test('a redirect to a private address is refused', async () => {
     const before = secretHits();
-    const err = await expectError(run(site.url('/redirect-internal', 'public.example.test'), {}, { targets: GUARDED }));
+    const err = await expectError(run(site.url('/redirect-internal', 'public.example.test'), {}, { targets: SITE_ONLY }, env.ctx(), guardedLookup));
     expect(err.code).toBe('UNSAFE_TARGET');
     expect(err.message).toContain('internal.example.test');
     expect(secretHits()).toBe(before);

@@ -6,6 +6,8 @@
  * and SCRAPE_TIMEOUT is thrown. A job whose browser crashed under it is retried once on a fresh browser;
  * a job whose tab crashed fails at once. A named profile (`request.profile`) is restored into the fresh
  * context before navigation and, when it saves changes, read back at the end (profile-state.ts).
+ * A connection that brings in more than `maxFetchBytes` stops the job at once with
+ * SCRAPE_CONTENT_TOO_LARGE (the lease's guarding proxy counts the bytes).
  */
 import type { Page } from 'puppeteer-core';
 import { TrawlError } from '../../../core/errors.ts';
@@ -34,7 +36,8 @@ const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
  *          bytes for a non-HTML document (a PDF opened directly); `screenshot` and `actions` when asked.
  * @throws TrawlError BAD_REQUEST (invalid actions), UNSAFE_TARGET (private target refused),
  *         SCRAPE_TIMEOUT, SCRAPE_ACTION_ERROR, SCRAPE_DNS_RESOLUTION_ERROR, SCRAPE_SSL_ERROR,
- *         SCRAPE_SITE_ERROR, BACKEND_UNAVAILABLE (no browser), SCRAPE_JOB_CANCELLED
+ *         SCRAPE_SITE_ERROR, BACKEND_UNAVAILABLE (no browser), SCRAPE_JOB_CANCELLED,
+ *         SCRAPE_CONTENT_TOO_LARGE (413: a response past `maxFetchBytes`), UPSTREAM_ERROR (proxy route)
  */
 export async function fetchWithBrowser(
   pool: BrowserPool,
@@ -52,10 +55,10 @@ export async function fetchWithBrowser(
     for (let attempt = 0; ; attempt++) {
       let lease: Lease | undefined;
       try {
-        lease = await pool.acquire({ signal: job.signal, ...proxyOptions(request) });
+        lease = await pool.acquire({ signal: job.signal });
         const l = lease;
         const tab = tabCrashSignal(l, request.url);
-        return await job.run(() => scrapeOnPage(l, request, actions, ctx, job, opts), AbortSignal.any([l.crashSignal, tab]));
+        return await job.run(() => scrapeOnPage(l, request, actions, ctx, job, opts), AbortSignal.any([l.crashSignal, tab, l.gate.signal]));
       } catch (e) {
         if (job.signal.aborted) throw job.error();
         if (lease?.crashed && attempt === 0) {
@@ -82,7 +85,12 @@ async function scrapeOnPage(
   opts: BrowserFetchOptions,
 ): Promise<EngineResponse> {
   const { page } = lease;
-  const state = await preparePage(page, request, opts.lookup);
+  const state = await preparePage(page, request, {
+    gate: lease.gate,
+    maxBytes: ctx.config.maxFetchBytes,
+    lookup: opts.lookup,
+    log: ctx.log.child({ plugin: 'browser', component: 'gate' }),
+  });
   const profile = request.profile;
   if (profile?.state) await restoreProfile(lease.context, profile.state);
   const origins = profile ? trackOrigins(page, profile.state?.origins.map((o) => o.origin)) : undefined;
@@ -128,7 +136,7 @@ async function scrapeOnPage(
       .then((saved) => profile.save!(saved))
       .catch((err) => ctx.log.warn({ err, profile: profile.name }, 'could not save the profile'));
   }
-  ctx.log.debug({ url: page.url(), status: main?.status(), adsBlocked: state.adsBlocked, refused: state.refused }, 'browser scrape done');
+  ctx.log.debug({ url: page.url(), status: main?.status(), adsBlocked: state.adsBlocked, refused: state.refused + lease.gate.refused }, 'browser scrape done');
   return {
     url: page.url() || request.url,
     statusCode: main?.status() ?? 200,
@@ -165,7 +173,7 @@ function screenshotFormat(request: EngineRequest): ScreenshotOptions | undefined
 /**
  * Bytes of a non-HTML main document. Chromium hands a PDF to its viewer, so the response body it
  * keeps is the viewer's stub; in that case the page fetches its own URL again to get the file.
- * @throws TrawlError SCRAPE_SITE_ERROR when the document exceeds `maxBytes`
+ * @throws TrawlError SCRAPE_CONTENT_TOO_LARGE when the document exceeds `maxBytes`
  */
 async function rawBody(page: Page, main: NonNullable<PageState['mainResponse']>, contentType: string, maxBytes: number): Promise<Uint8Array> {
   let bytes: Uint8Array | undefined;
@@ -192,15 +200,8 @@ async function rawBody(page: Page, main: NonNullable<PageState['mainResponse']>,
 }
 
 const startsWith = (b: Uint8Array, s: string) => s.split('').every((c, i) => b[i] === c.charCodeAt(0));
-const tooLarge = (max: number) => new TrawlError('SCRAPE_CONTENT_TOO_LARGE', `[browser] the document is larger than ${max} bytes`, { retryable: false });
-
-/** Pool options carrying the request's proxy route (credentials go through `page.authenticate`). */
-export function proxyOptions(request: EngineRequest): { proxyServer?: string; proxyBypassList?: string[] } {
-  if (!request.proxy) return {};
-  const u = new URL(request.proxy.url);
-  // `<-loopback>` removes Chromium's implicit bypass of localhost: a configured proxy carries everything.
-  return { proxyServer: `${u.protocol}//${u.host}`, proxyBypassList: ['<-loopback>'] };
-}
+const tooLarge = (max: number) =>
+  new TrawlError('SCRAPE_CONTENT_TOO_LARGE', `[browser] the document is larger than ${max} bytes, the most Trawl reads (TRAWL_MAX_FETCH_BYTES)`);
 
 /** The job's time budget and cancellation as one signal. */
 class JobClock {

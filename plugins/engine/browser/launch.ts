@@ -4,6 +4,11 @@
  * `<dataDir>/browser/pool/<pid>-<n>` and HOME/TMPDIR/XDG_* under `<dataDir>/browser/env` so it leaves
  * nothing in /tmp or the real home. Chromium runs in its own process group (puppeteer's default on
  * Linux) so the pool can kill it with every child process.
+ *
+ * Network lockdown (issue 15 item 4): every context reaches the network only through its guarding
+ * proxy (pool.ts), so Chromium itself resolves no name (`MAP * ~NOTFOUND`; the gates listen on
+ * 127.0.0.1, an address, excluded), WebRTC sends no UDP that bypasses the proxy and gathers no local
+ * candidates, and the pop-up blocker stays on (puppeteer turns it off by default).
  */
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,6 +41,15 @@ export const CHROMIUM_ARGS = [
   '--hide-scrollbars',
   '--mute-audio',
 ];
+
+/** Flags that close the browser's own ways to the network (see the header). */
+export const LOCKDOWN_ARGS = [
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+];
+
+/** Puppeteer defaults Trawl does not want: the pop-up blocker stays on. */
+const IGNORED_DEFAULT_ARGS = ['--disable-popup-blocking'];
 
 export interface LaunchOptions {
   /** Chromium executable (`ResolvedConfig.chromiumPath`). */
@@ -89,7 +103,8 @@ export async function launchBrowser(opts: LaunchOptions): Promise<LaunchedBrowse
       executablePath: opts.chromiumPath,
       headless: true,
       userDataDir,
-      args: [...CHROMIUM_ARGS, ...(opts.extraArgs ?? [])],
+      args: [...CHROMIUM_ARGS, ...LOCKDOWN_ARGS, ...(opts.extraArgs ?? [])],
+      ignoreDefaultArgs: IGNORED_DEFAULT_ARGS,
       env,
       defaultViewport: null,
       handleSIGINT: false,

@@ -2,7 +2,9 @@
  * Turns a failed browser navigation into a TrawlError with the code users and the pipeline act on
  * (compat.md §1.4 codes): a refused private target is UNSAFE_TARGET (403), DNS failures
  * SCRAPE_DNS_RESOLUTION_ERROR, certificate failures SCRAPE_SSL_ERROR, proxy failures UPSTREAM_ERROR (so
- * `proxy: auto` can try another route), timeouts SCRAPE_TIMEOUT and the rest SCRAPE_SITE_ERROR.
+ * `proxy: auto` can try another route), timeouts SCRAPE_TIMEOUT and the rest SCRAPE_SITE_ERROR. When
+ * the context's guarding proxy did not carry the navigation, its reason decides the code (Chromium
+ * only sees a failed tunnel or a closed connection).
  */
 import { TrawlError } from '../../../core/errors.ts';
 import type { EngineRequest } from '../../../core/plugin.ts';
@@ -28,6 +30,18 @@ export function navigationError(error: unknown, request: EngineRequest, state: P
       `[browser] refused to load ${refused}: ${verdict.reason} and private targets are not allowed`,
       { details: { url: refused } },
     );
+  }
+  const gateFailure = state.gate.failure(hostOf(state.navigationUrl ?? url));
+  if (gateFailure && !browserCrashed) {
+    const { reason, kind } = gateFailure;
+    if (kind === 'private') return new TrawlError('UNSAFE_TARGET', `[browser] refused to load ${state.navigationUrl ?? url}: ${reason} and private targets are not allowed`);
+    if (kind === 'unresolved') return new TrawlError('SCRAPE_DNS_RESOLUTION_ERROR', `[browser] ${reason}`);
+    if (kind === 'upstream') {
+      return new TrawlError('UPSTREAM_ERROR', `[browser] the proxy ${request.proxy?.name ?? ''} failed for ${url}: ${reason}`.replace('  ', ' '), {
+        details: { proxy: request.proxy?.name },
+      });
+    }
+    return new TrawlError('SCRAPE_SITE_ERROR', `[browser] could not load ${url}: ${reason}`, { retryable: true });
   }
   if (browserCrashed) return new TrawlError('SCRAPE_SITE_ERROR', `[browser] the browser crashed while loading ${url}`, { retryable: true, cause: error });
   if (state.crashed || /Page crashed|Target crashed/i.test(message)) {
@@ -59,4 +73,12 @@ export function navigationError(error: unknown, request: EngineRequest, state: P
   }
   if (net === 'ERR_TIMED_OUT') return new TrawlError('SCRAPE_TIMEOUT', `[browser] ${url} did not answer in time`, { cause: error });
   return new TrawlError('SCRAPE_SITE_ERROR', `[browser] could not load ${url}: ${net}`, { retryable: true, cause: error });
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
+  }
 }

@@ -1,8 +1,10 @@
 /**
  * Prepares a leased page for one scrape: TLS policy (`skipTlsVerification`), user agent and device
  * (`mobile`), request headers, `location` (Accept-Language, navigator.languages, Intl locale, time zone),
- * dialogs and pop-ups dismissed, and request interception doing three jobs on every request the page
- * makes: the SSRF guard (when private targets are not allowed), `blockAds`, and adding the request's
+ * dialogs and pop-ups dismissed, the context's guarding proxy configured (SSRF policy, proxy route,
+ * byte cap: it carries every connection of the context, workers and WebSockets included), and request
+ * interception doing three jobs on every request the page makes: an early SSRF check (sharing the
+ * gate's DNS answers, so both judge the same addresses), `blockAds`, and adding the request's
  * `headers` to requests for the target's own site only (cookies and tokens never go to third parties). What happened on the
  * network (the main document's response, a refused navigation, a tab crash) is recorded in the returned
  * state for the engine to report.
@@ -10,6 +12,8 @@
 import type { CDPSession, HTTPRequest, HTTPResponse, Page, Protocol } from 'puppeteer-core';
 import { getDomain } from 'tldts';
 import type { EngineRequest } from '../../../core/plugin.ts';
+import type { Logger } from '../../../core/log.ts';
+import type { TargetGate } from '../../proxy/gate/target-gate.ts';
 import { COOKIE_BANNER_CSS, installCookieBannerStyle, isAdRequest } from './adblock.ts';
 import { createHostGuard, type HostVerdict, type Lookup } from '../../../core/net/host-guard.ts';
 import { acceptLanguage, locationEmulation } from './locale.ts';
@@ -38,16 +42,35 @@ export interface PageState {
   adsBlocked: number;
   /** The renderer of the tab crashed. */
   crashed: boolean;
+  /** URL of the latest main-frame navigation request (a redirect's target included). */
+  navigationUrl?: string;
+  /** The context's guarding proxy (why it refused or could not reach a host). */
+  gate: TargetGate;
   cdp: CDPSession;
 }
 
-/**
- * Applies the request's options to a fresh page (before navigation).
- * @param lookup resolver for the SSRF guard (default: the system resolver)
- */
-export async function preparePage(page: Page, request: EngineRequest, lookup?: Lookup): Promise<PageState> {
+export interface PrepareOptions {
+  /** The lease's guarding proxy. */
+  gate: TargetGate;
+  /** Most bytes one connection may bring in (`ResolvedConfig.maxFetchBytes`). */
+  maxBytes: number;
+  /** Resolver for the SSRF guard (default: the policy's DNS servers, else the system resolver). */
+  lookup?: Lookup;
+  log?: Logger;
+}
+
+/** Applies the request's options to a fresh page (before navigation). */
+export async function preparePage(page: Page, request: EngineRequest, opts: PrepareOptions): Promise<PageState> {
+  // First the gate: until it knows the scrape's rules it refuses every connection.
+  const resolver = opts.gate.configure({
+    policy: request.targets,
+    lookup: opts.lookup,
+    upstream: request.proxy?.url,
+    maxBytes: opts.maxBytes,
+    log: opts.log,
+  });
   const cdp = await page.createCDPSession();
-  const state: PageState = { refused: 0, adsBlocked: 0, crashed: false, cdp };
+  const state: PageState = { refused: 0, adsBlocked: 0, crashed: false, cdp, gate: opts.gate };
   const options = request.options;
 
   if (options.skipTlsVerification !== false) await cdp.send('Security.setIgnoreCertificateErrors', { ignore: true });
@@ -108,16 +131,15 @@ export async function preparePage(page: Page, request: EngineRequest, lookup?: L
   page.on('response', (r) => {
     if (r.request().isNavigationRequest() && r.frame() === page.mainFrame()) state.mainResponse = r;
   });
+  page.on('request', (r) => {
+    if (r.isNavigationRequest() && r.frame() === page.mainFrame()) state.navigationUrl = r.url();
+  });
   await page.setBypassServiceWorker(true);
 
-  // Proxy credentials (Chromium's --proxy-server takes none).
-  if (request.proxy) {
-    const u = safeUrl(request.proxy.url);
-    if (u?.username) await page.authenticate({ username: decodeURIComponent(u.username), password: decodeURIComponent(u.password) });
-  }
+  // The proxy route and its credentials are the gate's business: Chromium only ever sees the gate.
 
-  // Interception: SSRF guard and ad blocking.
-  const guard = request.targets.allowAll ? undefined : createHostGuard(request.targets, lookup);
+  // Interception: early SSRF check and ad blocking.
+  const guard = request.targets.allowAll ? undefined : createHostGuard(request.targets, resolver.addresses);
   const blockAds = options.blockAds !== false;
   if (guard || blockAds || hasSiteHeaders) {
     await page.setRequestInterception(true);

@@ -1,9 +1,11 @@
 /**
  * The browser pool (issue 3, scope 1): at most `size` Chromium processes, each serving up to
  * `pagesPerBrowser` jobs at once. A job gets a lease: a fresh incognito BrowserContext (cookies and
- * storage never leak between jobs; a proxy can be set per context) with one page; releasing the lease
- * closes the context. Browsers are reused across jobs, retired after `maxJobsPerBrowser` jobs (bounds
- * memory growth) and closed after `idleCloseMs` without work. A browser that disconnects (crash, killed)
+ * storage never leak between jobs) with one page, and the context's own guarding proxy
+ * (plugins/proxy/gate): every connection of the context goes through it, and it refuses everything
+ * until the job configures it with its SSRF policy, proxy route and byte cap. Releasing the lease
+ * closes the context and its gate. Browsers are reused across jobs, retired after `maxJobsPerBrowser`
+ * jobs (bounds memory growth) and closed after `idleCloseMs` without work. A browser that disconnects (crash, killed)
  * is removed and its process group killed; only the jobs that were on it see the failure, and the next
  * acquire launches a replacement. `close()` leaves no Chromium process behind.
  *
@@ -13,6 +15,7 @@ import { rmSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { TrawlError } from '../../../core/errors.ts';
 import type { Logger } from '../../../core/log.ts';
+import { TargetGate } from '../../proxy/gate/target-gate.ts';
 import { launchBrowser, removeStaleProfiles, type LaunchedBrowser } from './launch.ts';
 
 export interface PoolOptions {
@@ -34,10 +37,6 @@ export interface PoolOptions {
 export interface AcquireOptions {
   /** Aborts waiting for a free browser (and the launch wait). */
   signal?: AbortSignal;
-  /** `--proxy-server` style value for this context (`http://host:port`, `socks5://host:port`). */
-  proxyServer?: string;
-  /** Hosts that bypass the proxy (`;`-separated, Chromium syntax). */
-  proxyBypassList?: string[];
 }
 
 /** A job's hold on a browser: its own context and page. */
@@ -45,6 +44,8 @@ export interface Lease {
   readonly browser: Browser;
   readonly context: BrowserContext;
   readonly page: Page;
+  /** The context's guarding proxy; the job configures it before navigating. */
+  readonly gate: TargetGate;
   readonly slotId: number;
   readonly pid: number | undefined;
   /** True once the browser under this lease disconnected unexpectedly. */
@@ -58,6 +59,7 @@ export interface Lease {
 interface Spare {
   context: BrowserContext;
   page: Page;
+  gate: TargetGate;
 }
 
 interface Slot {
@@ -76,7 +78,7 @@ interface Slot {
   crash: AbortController;
   active: number;
   jobs: number;
-  /** A context and page opened ahead of the next job (without proxy), so acquiring is instant. */
+  /** A context, page and gate opened ahead of the next job, so acquiring is instant. */
   spare?: Promise<Spare | undefined>;
   idleTimer?: ReturnType<typeof setTimeout>;
 }
@@ -141,14 +143,17 @@ export class BrowserPool {
       }
       try {
         let opened: Spare | undefined;
-        if (!opts.proxyServer && slot.spare) {
+        if (slot.spare) {
           const spare = slot.spare;
           slot.spare = undefined;
           opened = await spare;
-          if (opened?.page.isClosed()) opened = undefined;
+          if (opened?.page.isClosed()) {
+            opened.gate.close();
+            opened = undefined;
+          }
         }
-        opened ??= await openPage(browser, opts);
-        return this.lease(slot, browser, opened.context, opened.page);
+        opened ??= await openPage(browser);
+        return this.lease(slot, browser, opened);
       } catch (e) {
         slot.active--;
         this.settle(slot);
@@ -239,13 +244,14 @@ export class BrowserPool {
     return slot;
   }
 
-  private lease(slot: Slot, browser: Browser, context: BrowserContext, page: Page): Lease {
+  private lease(slot: Slot, browser: Browser, { context, page, gate }: Spare): Lease {
     let released = false;
     const pool = this;
     return {
       browser,
       context,
       page,
+      gate,
       slotId: slot.id,
       pid: slot.pid,
       get crashed() {
@@ -262,6 +268,7 @@ export class BrowserPool {
             pool.kill(slot);
           }
         }
+        gate.close();
         slot.active--;
         pool.settle(slot);
       },
@@ -271,7 +278,7 @@ export class BrowserPool {
   /** Opens the next job's context and page in the background. */
   private refill(slot: Slot): void {
     if (this.closed || slot.state !== 'ready' || slot.spare || !slot.browser || slot.active >= this.cap) return;
-    slot.spare = openPage(slot.browser, {}).catch(() => undefined);
+    slot.spare = openPage(slot.browser).catch(() => undefined);
   }
 
   /** After a lease ends: close a retiring or idle browser, refill the spare page, let waiters retry. */
@@ -298,6 +305,7 @@ export class BrowserPool {
 
   /** Marks a slot dead, kills its process group and removes its files. */
   private kill(slot: Slot): void {
+    dropSpare(slot);
     slot.state = 'dead';
     this.slots.delete(slot.id);
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
@@ -309,6 +317,7 @@ export class BrowserPool {
   /** Graceful close with a time limit, then the process group is killed in any case. */
   private async shutdown(slot: Slot): Promise<void> {
     if (slot.state === 'dead') return;
+    dropSpare(slot);
     slot.state = 'dead';
     this.slots.delete(slot.id);
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
@@ -344,19 +353,31 @@ export class BrowserPool {
   }
 }
 
-/** A new incognito context (with the job's proxy; downloads denied) and its page. */
-async function openPage(browser: Browser, opts: AcquireOptions): Promise<Spare> {
-  const context = await browser.createBrowserContext({
-    proxyServer: opts.proxyServer,
-    proxyBypassList: opts.proxyBypassList,
-    downloadBehavior: { policy: 'deny' },
-  });
+/**
+ * A new incognito context (downloads denied) and its page, behind a new gate. `<-loopback>` removes
+ * Chromium's implicit proxy bypass for localhost and 127.0.0.0/8: the gate carries those too.
+ */
+async function openPage(browser: Browser): Promise<Spare> {
+  const gate = await TargetGate.start();
+  let context: BrowserContext | undefined;
   try {
-    return { context, page: await context.newPage() };
+    context = await browser.createBrowserContext({
+      proxyServer: gate.proxyServer,
+      proxyBypassList: ['<-loopback>'],
+      downloadBehavior: { policy: 'deny' },
+    });
+    return { context, page: await context.newPage(), gate };
   } catch (e) {
-    await context.close().catch(() => undefined);
+    await context?.close().catch(() => undefined);
+    gate.close();
     throw e;
   }
+}
+
+/** Closes the gate of a slot's spare page (the browser under it is going away). */
+function dropSpare(slot: Slot): void {
+  void slot.spare?.then((s) => s?.gate.close());
+  slot.spare = undefined;
 }
 
 /** SIGKILL to a whole process group (Chromium and its zygote, renderers, utilities). */

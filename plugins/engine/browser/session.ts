@@ -12,7 +12,6 @@ import { withDeadline } from '../../../core/net/deadline.ts';
 import type { EngineRequest, PluginContext } from '../../../core/plugin.ts';
 import type { Action } from '../../../core/http/models/scrape.ts';
 import { runActions } from './actions.ts';
-import { proxyOptions } from './fetch-page.ts';
 import { navigationError } from './net-errors.ts';
 import { preparePage, type PageState } from './page-setup.ts';
 import type { BrowserPool, Lease } from './pool.ts';
@@ -53,11 +52,15 @@ async function open(
   remaining: () => number,
   signal: AbortSignal,
 ): Promise<BrowserSession> {
-  const lease: Lease = await pool.acquire({ signal, ...proxyOptions(request) });
+  const lease: Lease = await pool.acquire({ signal });
   let state: PageState | undefined;
   try {
     const { page } = lease;
-    state = await preparePage(page, request);
+    state = await preparePage(page, request, {
+      gate: lease.gate,
+      maxBytes: ctx.config.maxFetchBytes,
+      log: ctx.log.child({ plugin: 'browser', component: 'gate' }),
+    });
     const profile = request.profile;
     if (profile?.state) await restoreProfile(lease.context, profile.state);
     const origins = trackOrigins(page, profile?.state?.origins.map((o) => o.origin));

@@ -13,7 +13,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { socksConnect } from './client.ts';
 
 const MAX_HEAD_BYTES = 64 * 1024;
-const HOP_HEADERS = new Set(['proxy-authorization', 'proxy-connection', 'connection', 'keep-alive']);
+/** Hop-by-hop headers a proxy never forwards. */
+export const HOP_HEADERS = new Set(['proxy-authorization', 'proxy-connection', 'connection', 'keep-alive']);
 
 let server: net.Server | undefined;
 let port = 0;
@@ -146,8 +147,11 @@ async function route(client: net.Socket, head: string, rest: Buffer): Promise<vo
   client.resume();
 }
 
-/** Copies a response to the client, rewriting its head to say `Connection: close`. */
-function pipeWithClosingHead(from: net.Socket, to: net.Socket, early: Buffer): void {
+/**
+ * Copies a response to the client, rewriting its head to say `Connection: close` (so the client never
+ * reuses the connection for another host). Also used by the guarding proxy (plugins/proxy/gate).
+ */
+export function pipeWithClosingHead(from: net.Socket, to: net.Socket, early: Buffer): void {
   let buffered = early;
   const flushHead = (): boolean => {
     const end = buffered.indexOf('\r\n\r\n');
