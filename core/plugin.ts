@@ -8,7 +8,7 @@ import type { AnyNode, Document as HtmlTree } from 'domhandler';
 import type { TSchema } from '@sinclair/typebox';
 import type { ResolvedConfig } from './config.ts';
 import type { Logger } from './log.ts';
-import type { ScrapeOptions } from './http/models/scrape.ts';
+import type { ScrapeOptions } from './scrape/options.ts';
 import type { BlobStore } from './blobs.ts';
 import type { Queryable } from './db/client.ts';
 
@@ -154,13 +154,13 @@ export interface ParsedDocument {
   /** Full HTML to be cleaned and converted by formats (web pages, DOCX through mammoth ...). */
   html?: string;
   /**
-   * `html` already parsed (htmlparser2/domhandler, `parseHtml` of parsers/html/dom.ts), when the
+   * `html` already parsed (htmlparser2/domhandler, `parseHtml` of core/html/dom.ts), when the
    * parser built the tree anyway: the cleaner takes it over instead of parsing `html` again. It is
    * changed in place by the cleaning, so nothing else may read it.
    */
   tree?: HtmlTree;
   /**
-   * Every link of the page (rules of parsers/html/links.ts: `<a>`/`<area>` hrefs, absolute, once
+   * Every link of the page (rules of core/html/links.ts: `<a>`/`<area>` hrefs, absolute, once
    * each, http(s) and mailto) when the parser read them; the `links` format and the crawl use them.
    */
   links?: string[];

@@ -16,8 +16,8 @@
  */
 import type { Queryable } from '../db/client.ts';
 import type { Logger } from '../log.ts';
-import type { ScrapeOptions } from '../http/models/scrape.ts';
-import type { Document, ScrapeRequest } from '../pipeline/scrape.ts';
+import type { ScrapeOptions } from '../scrape/options.ts';
+import type { Document, ScrapeRequest } from '../scrape/document.ts';
 import { TrawlError } from '../errors.ts';
 import { cacheKey, cacheUrl } from './key.ts';
 import { findCached, putCached } from './store.ts';

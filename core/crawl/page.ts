@@ -8,7 +8,7 @@
 import type { Services } from '../services.ts';
 import { TrawlError } from '../errors.ts';
 import { runScrape, type Document } from '../pipeline/scrape.ts';
-import type { ScrapeOptions } from '../http/models/scrape.ts';
+import type { ScrapeOptions } from '../scrape/options.ts';
 import { startScrapeAccounting, type ScrapeAccounting } from '../credits/scrape-accounting.ts';
 import { kickJob } from '../webhooks/deliver.ts';
 import { emptyDiscovery, type Discovery, type QueueItem } from '../store/crawl-urls.ts';

@@ -3,7 +3,7 @@
  * §18.1, as pure functions. Nothing here touches the database; core/credits/ledger.ts records the
  * amounts these functions compute.
  */
-import type { ScrapeOptions } from '../http/models/scrape.ts';
+import type { ScrapeOptions } from '../scrape/options.ts';
 
 /** Credit constants (interface.md "Limits", Credits). */
 export const COSTS = {

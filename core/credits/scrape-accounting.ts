@@ -13,7 +13,7 @@
  */
 import type { Services } from '../services.ts';
 import type { Logger } from '../log.ts';
-import type { ScrapeRequest, Document } from '../pipeline/scrape.ts';
+import type { ScrapeRequest, Document } from '../scrape/document.ts';
 import { TrawlError } from '../errors.ts';
 import { teamSettings } from '../auth/teams.ts';
 import { limitsFor, type Slot } from '../limits/index.ts';

@@ -5,7 +5,7 @@
  * parsed document in place.
  */
 import { compile, selectAll } from 'css-select';
-import { TrawlError } from '../../core/errors.ts';
+import { TrawlError } from '../errors.ts';
 import { detach, relink, type Element, type ParentNode } from './dom.ts';
 
 /** Most selectors accepted per list, and longest selector (characters). */

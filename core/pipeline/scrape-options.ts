@@ -7,8 +7,8 @@
 import { Value } from '@sinclair/typebox/value';
 import { TrawlError } from '../errors.ts';
 import type { FormatPlugin } from '../plugin.ts';
-import type { FormatSpec, ScrapeOptions } from '../http/models/scrape.ts';
-import { validateSelectors } from '../../parsers/html/selectors.ts';
+import type { FormatSpec, ScrapeOptions } from '../scrape/options.ts';
+import { validateSelectors } from '../html/selectors.ts';
 
 /** Defaults of interface.md "Scrape options" (timeout and maxAge in ms). */
 export const SCRAPE_DEFAULTS = {

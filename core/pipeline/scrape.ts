@@ -10,7 +10,8 @@ import type { Logger } from '../log.ts';
 import type { Registry } from '../registry.ts';
 import type { BlobStore } from '../blobs.ts';
 import type { EngineRequest, EngineResponse, FormatInput, FormatPlugin, ParsedDocument, PluginContext, ProfileHandle } from '../plugin.ts';
-import type { ScrapeOptions } from '../http/models/scrape.ts';
+import type { ScrapeOptions } from '../scrape/options.ts';
+import type { Document, ScrapeRequest } from '../scrape/document.ts';
 import { TrawlError } from '../errors.ts';
 import { requiredFeatures, selectEngine, selectParser } from './select.ts';
 import { needsJavaScript } from './needs-js.ts';
@@ -19,19 +20,9 @@ import { cacheOnly, cacheOnlyMiss, type ScrapeCache } from '../cache/index.ts';
 import type { ProfileOpener } from '../profiles/index.ts';
 import { cleanDom } from '../../parsers/html/clean.ts';
 import type { ContentThreads } from './content-threads.ts';
-import { serializeHtml, type AnyNode } from '../../parsers/html/dom.ts';
+import { serializeHtml, type AnyNode } from '../html/dom.ts';
 
-/** A Document: requested format fields plus `metadata` (compat.md §3). */
-export type Document = Record<string, unknown> & { metadata: Record<string, unknown> };
-
-export interface ScrapeRequest {
-  scrapeId: string;
-  /** Normalized absolute URL to fetch. */
-  url: string;
-  /** The URL exactly as the user sent it (metadata.sourceURL, unnormalized). */
-  sourceURL: string;
-  options: ScrapeOptions;
-}
+export type { Document, ScrapeRequest } from '../scrape/document.ts';
 
 export interface ScrapeDeps {
   config: ResolvedConfig;

@@ -7,7 +7,7 @@
  */
 import { TrawlError } from '../errors.ts';
 import type { FormatPlugin } from '../plugin.ts';
-import type { ScrapeOptions } from '../http/models/scrape.ts';
+import type { ScrapeOptions } from '../scrape/options.ts';
 import { resolveScrapeOptions } from '../pipeline/scrape-options.ts';
 import { categoryOperators, type Category } from './categories.ts';
 import { hasSearchTerms, parseDomain, parseQuery, siteGroup } from './operators.ts';

@@ -6,7 +6,7 @@
  * `metadata.error`. A failed scrape never fails the search.
  */
 import type { Services } from '../services.ts';
-import type { ScrapeOptions } from '../http/models/scrape.ts';
+import type { ScrapeOptions } from '../scrape/options.ts';
 import { TrawlError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { normalizeTargetUrl } from '../pipeline/scrape-options.ts';

@@ -8,44 +8,9 @@ import { Type, type TSchema, type Static } from '@sinclair/typebox';
 
 const Int = (opts: Record<string, unknown> = {}) => Type.Integer(opts);
 
-/** Action types (interface.md "Action types"); `type` is the discriminator. */
-export const ActionModels = {
-  wait: Type.Object(
-    {
-      type: Type.Literal('wait'),
-      milliseconds: Type.Optional(Int({ minimum: 1 })),
-      selector: Type.Optional(Type.String({ minLength: 1 })),
-    },
-    { additionalProperties: false, description: 'Exactly one of milliseconds or selector.' },
-  ),
-  screenshot: Type.Object({
-    type: Type.Literal('screenshot'),
-    fullPage: Type.Optional(Type.Boolean()),
-    quality: Type.Optional(Int({ minimum: 1, maximum: 100 })),
-    viewport: Type.Optional(Type.Object({ width: Int({ minimum: 1, maximum: 7680 }), height: Int({ minimum: 1, maximum: 4320 }) })),
-  }),
-  click: Type.Object({ type: Type.Literal('click'), selector: Type.String({ minLength: 1 }), all: Type.Optional(Type.Boolean()) }),
-  write: Type.Object({ type: Type.Literal('write'), text: Type.String() }),
-  press: Type.Object({ type: Type.Literal('press'), key: Type.String({ minLength: 1 }) }),
-  scroll: Type.Object({
-    type: Type.Literal('scroll'),
-    direction: Type.Optional(Type.Union([Type.Literal('up'), Type.Literal('down')])),
-    selector: Type.Optional(Type.String({ minLength: 1 })),
-  }),
-  scrape: Type.Object({ type: Type.Literal('scrape') }),
-  executeJavascript: Type.Object({ type: Type.Literal('executeJavascript'), script: Type.String() }),
-  pdf: Type.Object({
-    type: Type.Literal('pdf'),
-    format: Type.Optional(
-      Type.Union(['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'Letter', 'Legal', 'Tabloid', 'Ledger'].map((f) => Type.Literal(f))),
-    ),
-    landscape: Type.Optional(Type.Boolean()),
-    scale: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 2 })),
-  }),
-};
+import { Action } from '../../scrape/actions.ts';
 
-export const Action = Type.Union(Object.values(ActionModels), { $id: undefined });
-export type Action = Static<typeof Action>;
+export { ActionModels, Action } from '../../scrape/actions.ts';
 
 /** One item of `parsers`: a bare name (`"pdf"`, `"image"`) or the pdf object (interface.md `parsers`). */
 export const ParserItem = Type.Union([
@@ -136,40 +101,4 @@ export function scrapeOptionsSchema(formats: { name: string; options?: TSchema; 
   return Type.Object({ formats: Type.Optional(Type.Array(item)), ...scrapeOptionFields }, { additionalProperties: true });
 }
 
-/** A normalized format: always the object form. */
-export interface FormatSpec {
-  type: string;
-  [option: string]: unknown;
-}
-
-/** Scrape options after defaults (core/pipeline/scrape-options.ts resolves them). */
-export interface ScrapeOptions {
-  formats: FormatSpec[];
-  actions?: Action[];
-  blockAds: boolean;
-  excludeTags?: string[];
-  headers?: Record<string, string>;
-  includeTags?: string[];
-  location?: { country: string; languages?: string[] };
-  lockdown: boolean;
-  maxAge: number;
-  minAge?: number;
-  mobile: boolean;
-  onlyCleanContent: boolean;
-  onlyMainContent: boolean;
-  /** Normalized parser list; default `[{ type: 'pdf' }]`. */
-  parsers: { type: string; mode?: 'fast' | 'auto' | 'ocr'; maxPages?: number; pages?: boolean; pageMarkers?: boolean; blocks?: boolean }[];
-  profile?: { name: string; saveChanges: boolean };
-  /** `stealth` is normalized to `enhanced` (compat.md §1.2). */
-  proxy: 'basic' | 'enhanced' | 'auto';
-  redactPII?: boolean | { mode?: string; entities?: string[]; replaceStyle?: string };
-  removeBase64Images: boolean;
-  skipTlsVerification: boolean;
-  storeInCache: boolean;
-  threatProtection?: Record<string, unknown>;
-  /** ms, 1000 to 300000. */
-  timeout: number;
-  /** ms. */
-  waitFor: number;
-  zeroDataRetention: boolean;
-}
+export type { FormatSpec, ScrapeOptions } from '../../scrape/options.ts';
