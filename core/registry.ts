@@ -16,6 +16,7 @@ export const BUILTIN_PLUGINS: Table = {
     rawHtml: () => import('../formats/raw-html.ts'),
     links: () => import('../formats/links.ts'),
     screenshot: () => import('../formats/screenshot.ts'),
+    rawBase64: () => import('../formats/raw-base64.ts'),
   },
   parser: {
     html: () => import('../parsers/html.ts'),

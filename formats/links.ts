@@ -8,6 +8,8 @@ import { defineFormat } from '../core/plugin.ts';
 
 export default defineFormat({
   name: 'links',
+  // The crawl follows this format's output (core/crawl/page.ts).
+  role: 'page-links',
   pure: true,
   async produce(input) {
     if (input.parsed.links) return { links: input.parsed.links };

@@ -88,7 +88,7 @@ export async function startScrapeAccounting(services: Services, data: AccountedS
     request: { scrapeId: data.scrapeId, url: data.url, sourceURL: data.sourceURL, options },
     log,
     finish(doc) {
-      credits = scrapeCredits(data.options, doc);
+      credits = scrapeCredits(data.options, doc, services.formats);
       doc.metadata.creditsUsed = credits;
       if (slot.queued) {
         doc.metadata.concurrencyLimited = true;

@@ -61,7 +61,7 @@ export async function scrapeResultUrls(
           throw err;
         }
         const document = JSON.parse(result.document) as ScrapeOutcome['document'] & {};
-        return { document, credits: scrapeCredits(opts, document as never) };
+        return { document, credits: scrapeCredits(opts, document as never, services.formats) };
       } catch (e) {
         const error = TrawlError.wrap(e);
         services.log.debug({ err: error.message, code: error.code }, 'search result scrape failed');

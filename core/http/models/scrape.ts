@@ -89,15 +89,16 @@ export const scrapeOptionFields = {
 export const FormatItemBase = Type.Union([Type.String({ minLength: 1 }), Type.Object({ type: Type.String({ minLength: 1 }) })]);
 
 /**
- * The scrape options object with `formats` built from the registered format plugins.
- * @param formats `[name, optionsSchema?, stringForm]` for each format plugin.
+ * The scrape options object. A `formats` item is any name or `{ type, ...options }` object: the
+ * format plugins check names and options afterwards (core/pipeline/scrape-options.ts
+ * `resolveFormats`), so an unknown format gets a 400 naming it and the supported ones, and a new
+ * format needs no edit here.
+ * @param formats the registered format plugins (their names describe the field in the OpenAPI page)
  */
 export function scrapeOptionsSchema(formats: { name: string; options?: TSchema; stringForm?: boolean }[]) {
-  const names = formats.filter((f) => f.stringForm !== false).map((f) => Type.Literal(f.name));
-  const objects = formats.map((f) =>
-    Type.Object({ type: Type.Literal(f.name), ...(f.options ? (f.options as any).properties ?? {} : {}) }),
-  );
-  const item = Type.Union([...names, ...objects]);
+  const item = Type.Union([Type.String({ minLength: 1 }), Type.Object({ type: Type.String({ minLength: 1 }) }, { additionalProperties: true })], {
+    description: `A format name, or an object { type, ...options }. Formats: ${formats.map((f) => f.name).join(', ')}.`,
+  });
   return Type.Object({ formats: Type.Optional(Type.Array(item)), ...scrapeOptionFields }, { additionalProperties: true });
 }
 
