@@ -47,7 +47,7 @@ export function resolveFormats(raw: unknown, plugins: FormatPlugins, surface: Fo
   const seen = new Set<string>();
   for (const item of list) {
     if (typeof item !== 'string' && (typeof item !== 'object' || item === null || typeof (item as FormatSpec).type !== 'string')) {
-      throw bad(`Each format must be a name such as "markdown" or an object with a "type" such as { "type": "screenshot" }. Supported formats: ${supported(plugins)}.`);
+      throw bad(`Each format must be a name or an object { "type": name, ...options }. Supported formats: ${supported(plugins)}.`);
     }
     const spec: FormatSpec = typeof item === 'string' ? { type: item } : { ...(item as FormatSpec) };
     const plugin = plugins.get(spec.type);

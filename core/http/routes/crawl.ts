@@ -69,7 +69,7 @@ function crawlVersion(services: Services, version: 'v1' | 'v2') {
         // A prompt generates options; explicit parameters override them (interface.md "Crawl request body").
         const generated = typeof body.prompt === 'string' && body.prompt.trim() ? await optionsFromPrompt(services.config, body.url, body.prompt) : undefined;
         const crawler = resolveCrawlerOptions({ ...generated, ...(body as Record<string, unknown>) });
-        const scrape = resolveScrapeOptions((body.scrapeOptions ?? {}) as Record<string, unknown>, services.formats);
+        const scrape = resolveScrapeOptions((body.scrapeOptions ?? {}) as Record<string, unknown>, services.formats, 'crawl');
         if (body.zeroDataRetention === true) scrape.zeroDataRetention = true;
         const principal = await admit(services, request, {
           group: 'crawl', formats: scrape.formats, actions: scrape.actions, credits: crawler.limit, zeroDataRetention: scrape.zeroDataRetention,
