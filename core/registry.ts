@@ -17,6 +17,8 @@ export const BUILTIN_PLUGINS: Table = {
     links: () => import('../formats/links.ts'),
     screenshot: () => import('../formats/screenshot.ts'),
     rawBase64: () => import('../formats/raw-base64.ts'),
+    images: () => import('../formats/images.ts'),
+    attributes: () => import('../formats/attributes.ts'),
   },
   parser: {
     html: () => import('../parsers/html.ts'),
