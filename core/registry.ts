@@ -19,6 +19,7 @@ export const BUILTIN_PLUGINS: Table = {
     rawBase64: () => import('../formats/raw-base64.ts'),
     images: () => import('../formats/images.ts'),
     attributes: () => import('../formats/attributes.ts'),
+    branding: () => import('../formats/branding.ts'),
   },
   parser: {
     html: () => import('../parsers/html.ts'),
