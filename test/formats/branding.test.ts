@@ -41,7 +41,8 @@ describe('branding', () => {
       link: '#0a66c2', success: '#15803d', warning: '#b45309', error: '#b91c1c',
     });
     expect(b.typography).toEqual({ fontFamilies: { primary: 'Inter', heading: 'Georgia', code: 'Fira Code' }, fontSizes: { body: '16px', h1: '40px', h2: '28px', h3: '20px' } });
-    expect(b.fonts).toEqual([{ family: 'Inter' }, { family: 'Georgia' }, { family: 'Fira Code' }]);
+    // Buttons keep the browser's own font unless styled (Chromium: Arial).
+    expect(b.fonts).toEqual([{ family: 'Inter' }, { family: 'Georgia' }, { family: 'Fira Code' }, { family: 'Arial' }]);
     expect(b.components.buttonPrimary).toEqual({ background: '#ff5a1f', textColor: '#ffffff', borderRadius: '6px' });
     expect(b.components.buttonSecondary).toEqual({ background: null, borderColor: '#0a66c2', textColor: '#0a66c2', borderRadius: '6px' });
     expect(b.components.input).toEqual({ background: '#f9fafb', borderColor: '#d1d5db', textColor: '#111827', borderRadius: '4px' });
