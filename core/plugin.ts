@@ -272,6 +272,11 @@ export interface FormatPlugin<O = Record<string, unknown>> {
    * shows the file. At most one registered format is the fallback.
    */
   unparsed?: 'shows' | 'fallback';
+  /**
+   * False when the format reads only the fetched response (raw bytes, media): content that no parser
+   * reads (audio, video, any binary) is then fine when every requested format says so. Default true.
+   */
+  needsParser?: boolean;
   /** What the crawl reads from this format: `page-links` means its output is the page's links (string[]). */
   role?: 'page-links';
   /** What the format needs taken from the live page by the engine (see `EngineCapture`). */

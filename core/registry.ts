@@ -20,6 +20,8 @@ export const BUILTIN_PLUGINS: Table = {
     images: () => import('../formats/images.ts'),
     attributes: () => import('../formats/attributes.ts'),
     branding: () => import('../formats/branding.ts'),
+    audio: () => import('../formats/audio.ts'),
+    video: () => import('../formats/video.ts'),
   },
   parser: {
     html: () => import('../parsers/html.ts'),

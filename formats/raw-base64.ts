@@ -9,6 +9,7 @@ import { defineFormat } from '../core/plugin.ts';
 export default defineFormat({
   name: 'rawBase64',
   exclusive: true,
+  needsParser: false,
   unparsed: 'fallback',
   pure: true,
   produce: (input) => ({ rawBase64: input.parsed.rawBase64 ?? Buffer.from(input.response.body).toString('base64') }),

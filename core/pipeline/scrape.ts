@@ -138,6 +138,7 @@ async function parse(response: EngineResponse, req: ScrapeRequest, deps: Pick<Sc
   const parsers = await deps.registry.all('parser');
   const input = { bytes: response.body, contentType: response.contentType, url: response.url, text: response.text, filename };
   const parser = selectParser(parsers, input);
+  if (!parser && (await formatsNeedNoParser(req, deps.registry))) return { metadata: {} };
   if (!parser) {
     throw new TrawlError('SCRAPE_UNSUPPORTED_FILE_ERROR', `Trawl cannot read content of type ${response.contentType} from ${response.url}.`);
   }
@@ -152,6 +153,12 @@ async function parse(response: EngineResponse, req: ScrapeRequest, deps: Pick<Sc
     return { metadata: {}, markdown: rawBase64, rawBase64 };
   }
   return parser.parse(input, requested ?? { type: parser.name }, { ...ctx, log: ctx.log.child({ plugin: parser.name }) });
+}
+
+/** Whether every requested format reads only the response (`needsParser: false`), so unreadable content is fine. */
+async function formatsNeedNoParser(req: ScrapeRequest, registry: Registry): Promise<boolean> {
+  const plugins = await formatPlugins(registry);
+  return req.options.formats.length > 0 && req.options.formats.every((f) => plugins.get(f.type)?.needsParser === false);
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from 'bun:test';
 import { Kind } from '@sinclair/typebox';
-import { ALL_FORMAT_SURFACES, type EngineResponse, type FormatPlugin } from '../../../core/plugin.ts';
+import { ALL_FORMAT_SURFACES, type EngineResponse, type FormatPlugin, type FormatSurface } from '../../../core/plugin.ts';
 import { BUILTIN_PLUGINS, Registry } from '../../../core/registry.ts';
 import { resolveScrapeOptions } from '../../../core/pipeline/scrape-options.ts';
 import { buildDocument, formatPlugins, runContext, type Document } from '../../../core/pipeline/scrape.ts';
@@ -31,6 +31,10 @@ export interface FormatCase {
   with?: string[];
   /** What the engine answered to this format's capture (browser formats). */
   capture?: unknown;
+  /** Environment overrides of the config the case runs with (limits, binaries). */
+  config?: Record<string, string>;
+  /** Where the request comes in (default scrape). */
+  surface?: FormatSurface;
   /** The request must be refused with 400; the message must match. */
   invalid?: RegExp;
   /** Checks on the document. */
@@ -76,7 +80,7 @@ export function testFormat(plugin: FormatPlugin<any>, cases: FormatCase[]): void
         if (c.invalid) {
           let error: unknown;
           try {
-            resolveScrapeOptions(raw, plugins);
+            resolveScrapeOptions(raw, plugins, c.surface);
           } catch (e) {
             error = e;
           }
@@ -85,7 +89,7 @@ export function testFormat(plugin: FormatPlugin<any>, cases: FormatCase[]): void
           expect((error as TrawlError).message).toMatch(c.invalid);
           return;
         }
-        const options = resolveScrapeOptions(raw, plugins);
+        const options = resolveScrapeOptions(raw, plugins, c.surface);
         const url = c.url ?? 'http://127.0.0.1:9/page';
         const bytes = c.bytes ?? new TextEncoder().encode(c.page ?? '');
         const contentType = c.contentType ?? 'text/html';
@@ -95,8 +99,9 @@ export function testFormat(plugin: FormatPlugin<any>, cases: FormatCase[]): void
           engine: 'fetch', captures: c.capture !== undefined ? { [plugin.name]: c.capture } : undefined,
         };
         const req = { scrapeId: 'contract', url, sourceURL: url, options };
-        const ctx = contractContext();
-        const run = runContext(req, { config: contractConfig(), log: ctx.log, blobs: ctx.blobs });
+        const config = contractConfig(c.config);
+        const ctx = contractContext(30_000, config);
+        const run = runContext(req, { config, log: ctx.log, blobs: ctx.blobs });
         try {
           const doc = await buildDocument(response, req, { registry }, run);
           const shown = [...options.formats.map((f) => plugins.get(f.type)!), ...[...plugins.values()].filter((p) => p.unparsed === 'fallback')];
