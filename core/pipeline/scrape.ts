@@ -138,7 +138,9 @@ async function parse(response: EngineResponse, req: ScrapeRequest, deps: Pick<Sc
   const parsers = await deps.registry.all('parser');
   const input = { bytes: response.body, contentType: response.contentType, url: response.url, text: response.text, filename };
   const parser = selectParser(parsers, input);
-  if (!parser && (await formatsNeedNoParser(req, deps.registry))) return { metadata: {} };
+  // Formats that read only the response (raw bytes, media) need no parser: content none reads is
+  // fine, and a file (a PDF) is not parsed (nor billed per page) for them. Pages keep their metadata.
+  if ((!parser || !response.contentType.includes('html')) && (await formatsNeedNoParser(req, deps.registry))) return { metadata: {} };
   if (!parser) {
     throw new TrawlError('SCRAPE_UNSUPPORTED_FILE_ERROR', `Trawl cannot read content of type ${response.contentType} from ${response.url}.`);
   }

@@ -11,5 +11,10 @@ testFormat(plugin, [
   { name: 'any content type (CSV)', bytes: new TextEncoder().encode('a,b\n'), contentType: 'text/csv', expect: (doc) => expect(doc.rawBase64).toBe(Buffer.from('a,b\n').toString('base64')) },
   { name: 'content no parser reads (audio) is fine', bytes: new Uint8Array([82, 73, 70, 70, 0, 1, 2]), contentType: 'audio/wav', expect: (doc) => expect(doc.rawBase64).toBe('UklGRgABAg==') },
   { name: 'with another format it is a 400 naming both', page, with: ['markdown'], invalid: /rawBase64.*only format.*markdown/ },
-  { name: 'a PDF (parsed by default): the file bytes', bytes: pdf, contentType: 'application/pdf', scrape: { parsers: [] }, expect: (doc) => expect(doc.rawBase64).toBe(Buffer.from(pdf).toString('base64')) },
+  { name: 'a PDF: the file bytes, not parsed nor billed per page', bytes: pdf, contentType: 'application/pdf', expect: (doc) => {
+    expect(doc.rawBase64).toBe(Buffer.from(pdf).toString('base64'));
+    expect(doc.metadata.creditsUsed).toBe(1);
+    expect(doc.metadata.numPages).toBeUndefined();
+  } },
+  { name: 'a page keeps its metadata', page: '<html><head><title>Kept</title></head></html>', expect: (doc) => expect(doc.metadata.title).toBe('Kept') },
 ]);
