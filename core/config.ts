@@ -5,6 +5,7 @@
  * part of Trawl. This is the only file that reads `process.env`.
  */
 import { availableParallelism } from 'node:os';
+import { randomBytes } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { parseCidr, parseDnsServers, type TargetPolicy } from './net/target-policy.ts';
@@ -56,6 +57,10 @@ export const TrawlConfigSchema = Type.Object({
   MODEL_NAME: Type.Optional(Type.String()),
   TRAWL_WEBHOOK_SECRET: Type.Optional(Type.String()),
   TRAWL_OCR_LANGUAGES: Type.Optional(Type.String()),
+  TRAWL_MEDIA_MAX_BYTES: Type.Optional(Int),
+  TRAWL_FFMPEG_PATH: Type.Optional(Type.String({ minLength: 1 })),
+  TRAWL_FFMPEG_TIMEOUT_MS: Type.Optional(Int),
+  TRAWL_BLOB_SECRET: Type.Optional(Type.String({ minLength: 16 })),
   TRAWL_RESEARCH_SWITCH_DATE: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })),
   TRAWL_TEAM_CONCURRENCY: Type.Optional(Int),
   TRAWL_TEAM_CREDITS: Type.Optional(Int),
@@ -135,6 +140,17 @@ export interface ResolvedConfig {
   /** Legacy TRAWL_WEBHOOK_SECRET: the local team's webhook secret only (core/webhooks/team-secret.ts). */
   webhookSecret?: string;
   ocrLanguages: string[];
+  /**
+   * The audio and video formats (formats/audio.ts, video.ts): the largest media file fetched, bytes
+   * (default 100 MB; also the largest MP3 ffmpeg may write); the ffmpeg binary (Debian's, default
+   * `ffmpeg`) and how long one run may take, ms (default 120000).
+   */
+  media: { maxBytes: number; ffmpegPath: string; ffmpegTimeoutMs: number };
+  /**
+   * Key of the HMAC that signs expiring blob URLs (audio, video: core/blob-signing.ts). Default: random
+   * per process, so set `TRAWL_BLOB_SECRET` when API and worker run as separate processes.
+   */
+  blobSecret: string;
   /** Day the research search category switches to the paper index (interface.md, Versioning 3). */
   researchSwitchDate: string;
   team: { concurrency: number; credits: number; rateLimitPerMinute: number; keylessRateLimitPerMinute: number };
@@ -321,6 +337,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : undefined,
     webhookSecret: c.TRAWL_WEBHOOK_SECRET,
     ocrLanguages: (c.TRAWL_OCR_LANGUAGES ?? 'eng').split(',').map((s) => s.trim()).filter(Boolean),
+    media: {
+      maxBytes: Math.max(1, int(c.TRAWL_MEDIA_MAX_BYTES, 100 * 1024 * 1024)),
+      ffmpegPath: c.TRAWL_FFMPEG_PATH ?? 'ffmpeg',
+      ffmpegTimeoutMs: Math.max(100, int(c.TRAWL_FFMPEG_TIMEOUT_MS, 120_000)),
+    },
+    blobSecret: c.TRAWL_BLOB_SECRET ?? randomBytes(32).toString('hex'),
     researchSwitchDate: c.TRAWL_RESEARCH_SWITCH_DATE ?? '2026-11-16',
     team: {
       concurrency: Math.max(1, int(c.TRAWL_TEAM_CONCURRENCY, 20)),

@@ -9,7 +9,7 @@ import type { AnyNode, Document as HtmlTree } from 'domhandler';
 import type { TSchema } from '@sinclair/typebox';
 import type { ResolvedConfig } from './config.ts';
 import type { Logger } from './log.ts';
-import type { ScrapeOptions } from './http/models/scrape.ts';
+import type { ScrapeOptions } from './scrape/options.ts';
 import type { BlobStore } from './blobs.ts';
 import type { Queryable } from './db/client.ts';
 
@@ -64,7 +64,24 @@ export interface EngineRequest {
   profile?: ProfileHandle;
   /** What the SSRF guard allows (re-checked on every redirect and, in the browser, every request). */
   targets: TargetPolicy;
+  /**
+   * What the requested formats need taken from the live page (their `capture` declarations), by
+   * format name; the engine answers each in `EngineResponse.captures` under the same name.
+   */
+  captures?: Record<string, EngineCapture>;
 }
+
+/**
+ * Something a format needs from the live page, taken by the engine after the actions ran:
+ * - `screenshot`: an image of the page stored in the blob store; the answer is its URL (string).
+ *   `fullPage` captures the whole height; `quality` 1–100 makes a JPEG (PNG without);
+ *   `viewport` resizes the page for the capture only. Needs the `screenshot` engine feature.
+ * - `evaluate`: `script`, the source of a function expression without arguments, run in the page;
+ *   the answer is its JSON-serializable return value. Needs the `js` engine feature.
+ */
+export type EngineCapture =
+  | { kind: 'screenshot'; fullPage?: boolean; quality?: number; viewport?: { width: number; height: number } }
+  | { kind: 'evaluate'; script: string };
 
 /** Persistent browser state of a named profile (interface.md `profile`): cookies and localStorage. */
 export interface ProfileState {
@@ -104,8 +121,8 @@ export interface EngineResponse {
   body: Uint8Array;
   /** Body decoded with its charset when it is text; the rendered DOM for browser engines. */
   text?: string;
-  /** Screenshot URL (already stored in the blob store) when a screenshot format was requested. */
-  screenshot?: string;
+  /** Answers to `EngineRequest.captures`, by format name (a screenshot's blob URL, a script's value). */
+  captures?: Record<string, unknown>;
   actions?: ActionResults;
   /** Name of the engine that produced this response. */
   engine: string;
@@ -155,13 +172,13 @@ export interface ParsedDocument {
   /** Full HTML to be cleaned and converted by formats (web pages, DOCX through mammoth ...). */
   html?: string;
   /**
-   * `html` already parsed (htmlparser2/domhandler, `parseHtml` of parsers/html/dom.ts), when the
+   * `html` already parsed (htmlparser2/domhandler, `parseHtml` of core/html/dom.ts), when the
    * parser built the tree anyway: the cleaner takes it over instead of parsing `html` again. It is
    * changed in place by the cleaning, so nothing else may read it.
    */
   tree?: HtmlTree;
   /**
-   * Every link of the page (rules of parsers/html/links.ts: `<a>`/`<area>` hrefs, absolute, once
+   * Every link of the page (rules of core/html/links.ts: `<a>`/`<area>` hrefs, absolute, once
    * each, http(s) and mailto) when the parser read them; the `links` format and the crawl use them.
    */
   links?: string[];
@@ -171,6 +188,11 @@ export interface ParsedDocument {
   metadata: Record<string, unknown>;
   pages?: { pageNumber: number; markdown: string }[];
   blocks?: unknown[];
+  /**
+   * Set when the file is returned unparsed (an opt-in parser left out, interface.md `parsers`): the
+   * raw bytes base64-encoded. Formats that declare `unparsed: 'shows'` carry it in their field.
+   */
+  rawBase64?: string;
   /** Credits this document costs instead of 1 (PDF: 1 per page). */
   billablePages?: number;
   warning?: string;
@@ -217,9 +239,54 @@ export interface FormatInput {
   outputs: Record<string, unknown>;
 }
 
+/** Where a format may be requested: `scrape`, `batch`, crawl / search `scrapeOptions`, `POST /v2/parse`, v1 routes. */
+export type FormatSurface = 'scrape' | 'batch' | 'crawl' | 'search' | 'parse' | 'v1';
+
+/** Every surface: the default of `FormatPlugin.allowedIn`. */
+export const ALL_FORMAT_SURFACES: readonly FormatSurface[] = ['scrape', 'batch', 'crawl', 'search', 'parse', 'v1'];
+
+/**
+ * A format plugin declares everything the core needs to know about it (issue 16): nothing outside
+ * formats/ names a format. Its `name` is the wire name, the name key restrictions allow, and by default
+ * the document field it fills.
+ */
 export interface FormatPlugin<O = Record<string, unknown>> {
   kind: 'format';
   name: string;
+  /** Part of the default format list when a request names none (interface.md: `["markdown"]`). */
+  default?: boolean;
+  /** Document fields this format fills (default `[name]`); other keys of `produce`'s answer are dropped. */
+  fields?: string[];
+  /** Credits per page on top of the page's own (JSON mode: 4). Default 0. */
+  credits?: number;
+  /** Where the format may be requested (default everywhere); elsewhere a 400 names the format. */
+  allowedIn?: FormatSurface[];
+  /** Must be the only format of the request (`rawBase64`); a 400 otherwise. */
+  exclusive?: boolean;
+  /** Whether a request with this format may be cached (false: forces `storeInCache` off). Default true. */
+  cacheable?: boolean;
+  /** The output holds blob URLs, which expire (24 h): a cached document lives no longer than they do. */
+  blobs?: boolean;
+  /**
+   * How the format treats a file returned unparsed (`parsed.rawBase64`): `shows` means its field
+   * carries the base64 text; `fallback` means the core adds this format when no requested format
+   * shows the file. At most one registered format is the fallback.
+   */
+  unparsed?: 'shows' | 'fallback';
+  /**
+   * False when the format reads only the fetched response (raw bytes, media): content that no parser
+   * reads (audio, video, any binary) is then fine when every requested format says so. Default true.
+   */
+  needsParser?: boolean;
+  /** What the crawl reads from this format: `page-links` means its output is the page's links (string[]). */
+  role?: 'page-links';
+  /** What the format needs taken from the live page by the engine (see `EngineCapture`). */
+  capture?(options: O): EngineCapture;
+  /**
+   * Checks that a schema cannot express (a CSS selector that compiles); called when the request is
+   * validated. @throws TrawlError BAD_REQUEST naming the option.
+   */
+  validate?(options: O): void;
   /** Extra fields of the object form `{ type: name, ... }`; absent: the format takes no options. */
   options?: TSchema;
   /** Whether the bare string form is allowed (false for `json`: compat.md §2.1). Default true. */
@@ -233,7 +300,10 @@ export interface FormatPlugin<O = Record<string, unknown>> {
    * core may produce it on a content thread (core/pipeline/content-threads.ts).
    */
   pure?: boolean;
-  /** Returns fields merged into the document (usually `{ [name]: value }`). */
+  /**
+   * Returns fields merged into the document (usually `{ [name]: value }`), restricted to `fields`; a
+   * `warning` key (string) is not a field: the core appends it to the document's `warning`.
+   */
   produce(input: FormatInput, options: O, ctx: PluginContext): Promise<Record<string, unknown>> | Record<string, unknown>;
 }
 

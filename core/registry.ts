@@ -16,6 +16,12 @@ export const BUILTIN_PLUGINS: Table = {
     rawHtml: () => import('../formats/raw-html.ts'),
     links: () => import('../formats/links.ts'),
     screenshot: () => import('../formats/screenshot.ts'),
+    rawBase64: () => import('../formats/raw-base64.ts'),
+    images: () => import('../formats/images.ts'),
+    attributes: () => import('../formats/attributes.ts'),
+    branding: () => import('../formats/branding.ts'),
+    audio: () => import('../formats/audio.ts'),
+    video: () => import('../formats/video.ts'),
   },
   parser: {
     html: () => import('../parsers/html.ts'),

@@ -7,6 +7,7 @@
 import { ConfigError, type ResolvedConfig } from './config.ts';
 import type { OpenDatabaseOptions } from './db/client.ts';
 import type { Logger } from './log.ts';
+import type { Registry } from './registry.ts';
 import { defaultBaseUrl, openServices, type Services } from './services.ts';
 import { startScheduler } from './scheduler.ts';
 import { startScrapeWorker } from './jobs/scrape.ts';
@@ -34,6 +35,7 @@ async function startWorkers(services: Services): Promise<void> {
 /**
  * Starts a mode.
  * @param onAdminKey called with a freshly created admin key on an empty instance (printed once)
+ * @param registry the plugins (default the built-in ones)
  */
 export async function start(
   mode: Mode,
@@ -41,6 +43,7 @@ export async function start(
   log: Logger,
   onAdminKey?: (key: string) => void,
   dbOptions: OpenDatabaseOptions = {},
+  registry?: Registry,
 ): Promise<Running> {
   if (mode !== 'serve' && (!config.databaseUrl || !config.redisUrl)) {
     throw new ConfigError(
@@ -48,7 +51,7 @@ export async function start(
         'Run "trawl serve" for the single-process embedded default.',
     );
   }
-  const services = await openServices(config, log, undefined, dbOptions);
+  const services = await openServices(config, log, registry, dbOptions);
   const stops: (() => Promise<void> | void)[] = [() => closeLimits(services)];
   let port: number | undefined;
   if (config.auth === 'keys' && (mode === 'serve' || mode === 'api')) {

@@ -13,6 +13,9 @@ import { removeBase64FromMarkdown } from './markdown/text.ts';
 
 export default defineFormat({
   name: 'markdown',
+  default: true,
+  // An unparsed file's base64 text is the parser's markdown (core/pipeline/scrape.ts `parse`).
+  unparsed: 'shows',
   pure: true,
   produce(input, _options, ctx) {
     const removeBase64Images = input.options.removeBase64Images ?? true;

@@ -9,7 +9,7 @@ import type { Database } from '../db/client.ts';
 import { createKey, createTeam, type CreatedKey } from '../auth/keys.ts';
 import { clearAuthCache } from '../auth/authenticate.ts';
 import { clearTeamCache } from '../auth/teams.ts';
-import { RESTRICTABLE_GROUPS, SPEC_FORMATS } from '../auth/groups.ts';
+import { RESTRICTABLE_GROUPS } from '../auth/groups.ts';
 import { grantCredits, setCredits } from '../credits/ledger.ts';
 import { isUuid } from '../ids.ts';
 
@@ -127,7 +127,7 @@ function checkRestrictions(r: Restrictions, knownFormats?: readonly string[]): v
     throw new AdminError(`Unknown endpoint group${badGroups.length > 1 ? 's' : ''} ${badGroups.join(', ')}. Groups: ${RESTRICTABLE_GROUPS.join(', ')}.`);
   }
   if (!knownFormats) return;
-  const known = [...new Set([...knownFormats, ...SPEC_FORMATS])];
+  const known = [...knownFormats];
   const badFormats = (r.formats ?? []).filter((f) => !known.includes(f));
   if (badFormats.length) throw new AdminError(`Unknown format${badFormats.length > 1 ? 's' : ''} ${badFormats.join(', ')}. Formats: ${known.join(', ')}.`);
 }

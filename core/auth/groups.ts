@@ -16,11 +16,3 @@ export type EndpointGroup = RestrictableGroup | 'account' | 'support';
 /** Groups no key restriction can take away. */
 export const ALWAYS_ALLOWED_GROUPS: ReadonlySet<EndpointGroup> = new Set(['account', 'support']);
 
-/**
- * Format names a key's format allowlist may name even when this instance has no plugin for them
- * (interface.md "Scrape options" formats; compat.md §2.1), besides the registered format plugins.
- */
-export const SPEC_FORMATS = [
-  'markdown', 'html', 'rawHtml', 'links', 'images', 'screenshot', 'json', 'summary', 'question', 'highlights', 'query',
-  'changeTracking', 'attributes', 'branding', 'audio', 'product', 'menu', 'video', 'rawBase64',
-] as const;

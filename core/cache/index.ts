@@ -12,19 +12,20 @@
  *
  * Requests with actions, custom headers or a profile neither read nor write the cache (their output
  * depends on more than the URL, and may be private). Entries are shared by every team, like the
- * reference's index; a document with a screenshot stays only as long as its blob (23 h).
+ * reference's index; a document holding blob URLs (a format declaring `blobs`) stays only as long as
+ * its blobs (23 h).
  */
 import type { Queryable } from '../db/client.ts';
 import type { Logger } from '../log.ts';
-import type { ScrapeOptions } from '../http/models/scrape.ts';
-import type { Document, ScrapeRequest } from '../pipeline/scrape.ts';
+import type { ScrapeOptions } from '../scrape/options.ts';
+import type { Document, ScrapeRequest } from '../scrape/document.ts';
 import { TrawlError } from '../errors.ts';
 import { cacheKey, cacheUrl } from './key.ts';
 import { findCached, putCached } from './store.ts';
 
 /** How long a plain cache entry may be served: the lockdown default maxAge (2 years), ms. */
 export const CACHE_RETENTION_MS = 2 * 365 * 24 * 3600 * 1000;
-/** A document holding blob URLs (screenshots) lives as long as its blobs (24 h), less a margin, ms. */
+/** A document holding blob URLs (a format declaring `blobs`) lives as long as its blobs (24 h), less a margin, ms. */
 export const BLOB_DOCUMENT_RETENTION_MS = 23 * 3600 * 1000;
 
 export interface ScrapeCache {
@@ -33,8 +34,12 @@ export interface ScrapeCache {
    * @throws TrawlError SCRAPE_LOCKDOWN_CACHE_MISS / SCRAPE_NO_CACHED_DATA (404) on a cache-only miss
    */
   lookup(req: ScrapeRequest): Promise<Document | undefined>;
-  /** Files a freshly scraped document when the request allows it; sets `metadata.cacheState: "miss"`. */
-  store(req: ScrapeRequest, doc: Document): Promise<void>;
+  /**
+   * Files a freshly scraped document when the request allows it; sets `metadata.cacheState: "miss"`.
+   * @param facts `holdsBlobs`: the document holds blob URLs (a format declaring `blobs`), so the entry
+   *              lives only as long as they do
+   */
+  store(req: ScrapeRequest, doc: Document, facts?: { holdsBlobs?: boolean }): Promise<void>;
 }
 
 /** Whether the request's output may come from (and go to) the cache at all. */
@@ -105,11 +110,11 @@ export function createScrapeCache(db: Queryable, log: Logger): ScrapeCache {
       return doc;
     },
 
-    async store(req, doc) {
+    async store(req, doc, facts) {
       const { options } = req;
       const status = Number(doc.metadata.statusCode);
       if (options.storeInCache && !options.zeroDataRetention && cacheable(options) && status >= 200 && status < 300 && !doc.actions) {
-        const retention = typeof doc.screenshot === 'string' ? BLOB_DOCUMENT_RETENTION_MS : CACHE_RETENTION_MS;
+        const retention = facts?.holdsBlobs ? BLOB_DOCUMENT_RETENTION_MS : CACHE_RETENTION_MS;
         await putCached(db, {
           key: cacheKey(req.url, options),
           url: cacheUrl(req.url),

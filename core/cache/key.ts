@@ -8,7 +8,7 @@
  * Requests with actions, headers or a profile are never cached (core/cache/index.ts).
  */
 import { createHash } from 'node:crypto';
-import type { ScrapeOptions } from '../http/models/scrape.ts';
+import type { ScrapeOptions } from '../scrape/options.ts';
 
 /**
  * The URL a cache entry is filed under: fragment dropped, query parameters sorted (by name, stable),

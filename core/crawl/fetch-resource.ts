@@ -8,7 +8,7 @@ import type { ResolvedConfig } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { Registry } from '../registry.ts';
 import type { BlobStore } from '../blobs.ts';
-import type { ScrapeOptions } from '../http/models/scrape.ts';
+import type { ScrapeOptions } from '../scrape/options.ts';
 import { SCRAPE_DEFAULTS } from '../pipeline/scrape-options.ts';
 import { withDeadline } from '../net/deadline.ts';
 

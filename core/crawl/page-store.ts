@@ -9,7 +9,7 @@ import type { Services } from '../services.ts';
 import type { Queryable } from '../db/client.ts';
 import type { TrawlError } from '../errors.ts';
 import { newId } from '../ids.ts';
-import type { Document } from '../pipeline/scrape.ts';
+import type { Document } from '../scrape/document.ts';
 import { eventRow } from '../webhooks/outbox.ts';
 import { freeSlot, lockJob, recordBlocked, type Advance, type Discovery, type LockedJob, type QueueItem } from '../store/crawl-urls.ts';
 import { completePage, completePageGrouped, settleRow, stillOwned, type ClaimedUrl, type CompletedPage } from '../store/crawl-claims.ts';

@@ -8,7 +8,7 @@
 import type { Services } from '../services.ts';
 import { TrawlError } from '../errors.ts';
 import { runScrape, type Document } from '../pipeline/scrape.ts';
-import type { ScrapeOptions } from '../http/models/scrape.ts';
+import type { ScrapeOptions } from '../scrape/options.ts';
 import { startScrapeAccounting, type ScrapeAccounting } from '../credits/scrape-accounting.ts';
 import { kickJob } from '../webhooks/deliver.ts';
 import { emptyDiscovery, type Discovery, type QueueItem } from '../store/crawl-urls.ts';
@@ -18,6 +18,7 @@ import { enqueueItems, type PageMessage } from './enqueue.ts';
 import type { CrawlerOptions } from './options.ts';
 import { failPage, loadJob, redirectVerdict, releasePage, storePage, type JobInfo, type Outcome, type Verdict } from './page-store.ts';
 import { webhookDeps } from './webhook-deps.ts';
+import { pageLinksFormat } from '../scrape/formats.ts';
 
 /** A claim lasts this long without renewal; a killed worker's page is retried after it, ms. */
 export const LEASE_MS = 15_000;
@@ -113,17 +114,20 @@ async function scrapeAndStore(
   const ctx = job.kind === 'crawl' && crawler ? crawlContext(claim.jobId, crawler) : undefined;
   const follow = !!ctx && !claim.external && crawler!.sitemap !== 'only' &&
     (crawler!.maxDiscoveryDepth === undefined || claim.depth < crawler!.maxDiscoveryDepth);
-  // The page's links come from the links format (read while the page is parsed, no second pass).
-  const addLinks = follow && !scrape.formats.some((f) => f.type === 'links');
-  const options = addLinks ? { ...scrape, formats: [...scrape.formats, { type: 'links' }] } : scrape;
+  // The page's links come from the format declaring `role: 'page-links'` (read while the page is
+  // parsed, no second pass).
+  const linksFormat = pageLinksFormat(services.formats)?.name;
+  const addLinks = follow && !!linksFormat && !scrape.formats.some((f) => f.type === linksFormat);
+  const options = addLinks ? { ...scrape, formats: [...scrape.formats, { type: linksFormat! }] } : scrape;
   const doc: Document = await runScrape(
     { ...account.request, options },
     { config: services.config, log: account.log, registry: services.registry, blobs: services.blobs, content: services.content },
     signal,
   );
   const finalUrl = String(doc.metadata.url ?? claim.url);
-  const links = Array.isArray(doc.links) ? (doc.links as string[]) : [];
-  if (addLinks) delete doc.links;
+  const found = linksFormat ? doc[linksFormat] : undefined;
+  const links = Array.isArray(found) ? (found as string[]) : [];
+  if (addLinks) delete doc[linksFormat!];
   const verdict: Verdict = ctx ? redirectVerdict(ctx, claim, finalUrl) : { kind: 'keep' };
   let discovery: Discovery = emptyDiscovery();
   if (follow && verdict.kind === 'keep') {

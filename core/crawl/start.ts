@@ -4,7 +4,7 @@
  */
 import type { Services } from '../services.ts';
 import type { Principal } from '../auth/authenticate.ts';
-import type { ScrapeOptions } from '../http/models/scrape.ts';
+import type { ScrapeOptions } from '../scrape/options.ts';
 import { teamSettings } from '../auth/teams.ts';
 import { newId } from '../ids.ts';
 import { createJob } from '../store/crawls.ts';

@@ -3,14 +3,13 @@
  * §18.1, as pure functions. Nothing here touches the database; core/credits/ledger.ts records the
  * amounts these functions compute.
  */
-import type { ScrapeOptions } from '../http/models/scrape.ts';
+import type { ScrapeOptions } from '../scrape/options.ts';
+import { formatCredits, type FormatPlugins } from '../scrape/formats.ts';
 
 /** Credit constants (interface.md "Limits", Credits). */
 export const COSTS = {
   /** A scraped page (scrape, crawl page, batch page, parse). */
   page: 1,
-  /** JSON mode: extra credits per page. */
-  jsonMode: 4,
   /** Lockdown scrape served from the cache. */
   lockdownHit: 5,
   /** Lockdown scrape that found nothing in the cache (404 SCRAPE_LOCKDOWN_CACHE_MISS). */
@@ -42,14 +41,15 @@ export interface ScrapeCostFacts {
  * - base: the pipeline's billable units (`metadata.creditsUsed`: 1 per PDF page when parsed, 1 flat for
  *   a PDF returned base64 with `parsers: []`, otherwise 1);
  * - lockdown served from the cache: 5 instead of the base;
- * - JSON mode (a `json` format): +4.
+ * - plus the credits per page each requested format declares (`FormatPlugin.credits`; JSON mode: +4).
  * Enhanced proxy costs nothing extra (compat.md §20).
+ * @param plugins the registered format plugins (`Services.formats`)
  */
-export function scrapeCredits(options: Pick<ScrapeOptions, 'formats' | 'lockdown'>, doc: ScrapeCostFacts): number {
+export function scrapeCredits(options: Pick<ScrapeOptions, 'formats' | 'lockdown'>, doc: ScrapeCostFacts, plugins: FormatPlugins): number {
   const units = Number(doc.metadata.creditsUsed);
   let credits = Number.isFinite(units) && units >= 1 ? Math.ceil(units) * COSTS.page : COSTS.page;
   if (options.lockdown && doc.metadata.cacheState === 'hit') credits = COSTS.lockdownHit;
-  if (options.formats.some((f) => f.type === 'json')) credits += COSTS.jsonMode;
+  credits += formatCredits(options.formats, plugins);
   return credits;
 }
 

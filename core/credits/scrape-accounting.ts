@@ -13,7 +13,7 @@
  */
 import type { Services } from '../services.ts';
 import type { Logger } from '../log.ts';
-import type { ScrapeRequest, Document } from '../pipeline/scrape.ts';
+import type { ScrapeRequest, Document } from '../scrape/document.ts';
 import { TrawlError } from '../errors.ts';
 import { teamSettings } from '../auth/teams.ts';
 import { limitsFor, type Slot } from '../limits/index.ts';
@@ -88,7 +88,7 @@ export async function startScrapeAccounting(services: Services, data: AccountedS
     request: { scrapeId: data.scrapeId, url: data.url, sourceURL: data.sourceURL, options },
     log,
     finish(doc) {
-      credits = scrapeCredits(data.options, doc);
+      credits = scrapeCredits(data.options, doc, services.formats);
       doc.metadata.creditsUsed = credits;
       if (slot.queued) {
         doc.metadata.concurrencyLimited = true;

@@ -6,7 +6,7 @@
  * interact answers 409 (not replayable). Records expire with the documents (24 h).
  */
 import type { Queryable } from '../db/client.ts';
-import type { ScrapeOptions } from '../http/models/scrape.ts';
+import type { ScrapeOptions } from '../scrape/options.ts';
 
 /** Records live as long as job results (interface.md Limits: 24 h). */
 export const RECORD_RETENTION_MS = 24 * 3600 * 1000;

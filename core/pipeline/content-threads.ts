@@ -14,7 +14,7 @@ import type { ResolvedConfig } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { EngineResponse } from '../plugin.ts';
 import { TrawlError, type SerializedError } from '../errors.ts';
-import type { Document, ScrapeRequest } from './scrape.ts';
+import type { Document, ScrapeRequest } from '../scrape/document.ts';
 
 /** Time a task may run past its scrape's deadline before its thread is terminated, ms. */
 const GRACE_MS = 5_000;

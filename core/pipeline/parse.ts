@@ -6,7 +6,7 @@
  * code here: the parse job (core/jobs/parse.ts) and the route's early checks call it.
  */
 import type { EngineResponse, ParserPlugin } from '../plugin.ts';
-import type { ScrapeOptions } from '../http/models/scrape.ts';
+import type { ScrapeOptions } from '../scrape/options.ts';
 import { TrawlError } from '../errors.ts';
 import { charsetFromContentType, decodeBody, isTextual } from '../net/charset.ts';
 import { looksLikeHtmlBytes } from '../../parsers/html.ts';

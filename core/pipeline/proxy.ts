@@ -14,7 +14,7 @@
 import type { ResolvedConfig } from '../config.ts';
 import type { Registry } from '../registry.ts';
 import type { EngineResponse, ProxyRoute } from '../plugin.ts';
-import type { ScrapeOptions } from '../http/models/scrape.ts';
+import type { ScrapeOptions } from '../scrape/options.ts';
 import { TrawlError } from '../errors.ts';
 
 export interface FetchAttempt {

@@ -6,13 +6,13 @@
  */
 import { Value } from '@sinclair/typebox/value';
 import { TrawlError } from '../errors.ts';
-import type { FormatPlugin } from '../plugin.ts';
-import type { FormatSpec, ScrapeOptions } from '../http/models/scrape.ts';
-import { validateSelectors } from '../../parsers/html/selectors.ts';
+import { ALL_FORMAT_SURFACES, type FormatSurface } from '../plugin.ts';
+import { defaultFormats, formatsCacheable, type FormatPlugins } from '../scrape/formats.ts';
+import type { FormatSpec, ScrapeOptions } from '../scrape/options.ts';
+import { validateSelectors } from '../html/selectors.ts';
 
 /** Defaults of interface.md "Scrape options" (timeout and maxAge in ms). */
 export const SCRAPE_DEFAULTS = {
-  formats: ['markdown'],
   onlyMainContent: true,
   removeBase64Images: true,
   blockAds: true,
@@ -29,36 +29,58 @@ function bad(message: string, details?: unknown): TrawlError {
   return new TrawlError('BAD_REQUEST', message, { details });
 }
 
+/** Where each surface is named in messages. */
+const SURFACE_NAMES: Record<FormatSurface, string> = {
+  scrape: 'scrape', batch: 'batch scrape', crawl: 'crawl scrapeOptions', search: 'search scrapeOptions', parse: '/v2/parse', v1: 'v1 requests',
+};
+
 /**
- * Normalizes `formats` to object form and checks each against its plugin.
- * @throws TrawlError BAD_REQUEST naming the unknown format or the invalid option.
+ * Normalizes `formats` to object form and checks each against its plugin's declarations: known name,
+ * string form, options schema, `validate`, `allowedIn` and `exclusive`.
+ * @param surface where the request came in (a format's `allowedIn` may leave some out)
+ * @throws TrawlError BAD_REQUEST naming the rejected format and the supported ones, or the invalid option.
  */
-export function resolveFormats(raw: unknown, plugins: Map<string, FormatPlugin>): FormatSpec[] {
-  const list = raw === undefined ? SCRAPE_DEFAULTS.formats : raw;
+export function resolveFormats(raw: unknown, plugins: FormatPlugins, surface: FormatSurface = 'scrape'): FormatSpec[] {
+  const list = raw === undefined ? defaultFormats(plugins) : raw;
   if (!Array.isArray(list)) throw bad('formats must be an array');
   const out: FormatSpec[] = [];
   const seen = new Set<string>();
   for (const item of list) {
+    if (typeof item !== 'string' && (typeof item !== 'object' || item === null || typeof (item as FormatSpec).type !== 'string')) {
+      throw bad(`Each format must be a name or an object { "type": name, ...options }. Supported formats: ${supported(plugins)}.`);
+    }
     const spec: FormatSpec = typeof item === 'string' ? { type: item } : { ...(item as FormatSpec) };
     const plugin = plugins.get(spec.type);
     if (!plugin) {
-      throw bad(`Unknown format "${spec.type}". Supported formats: ${[...plugins.keys()].join(', ')}.`);
+      throw bad(`Unknown format "${spec.type}". Supported formats: ${supported(plugins)}.`);
     }
     if (typeof item === 'string' && plugin.stringForm === false) {
       throw bad(`Format "${spec.type}" must be an object such as { "type": "${spec.type}", ... } with its options.`);
     }
+    const { type: _type, ...opts } = spec;
     if (plugin.options) {
-      const { type: _type, ...opts } = spec;
       const errors = [...Value.Errors(plugin.options, opts)];
       if (errors.length) {
         throw bad(`Invalid options for format "${spec.type}": ${errors[0].path || '/'} ${errors[0].message}`, errors.map((e) => ({ path: e.path, message: e.message })));
       }
     }
+    plugin.validate?.(opts);
+    if (!(plugin.allowedIn ?? ALL_FORMAT_SURFACES).includes(surface)) {
+      throw bad(`Format "${spec.type}" is not available in ${SURFACE_NAMES[surface]}.`);
+    }
     if (seen.has(spec.type)) throw bad(`Format "${spec.type}" is listed more than once.`);
     seen.add(spec.type);
     out.push(spec);
   }
+  const exclusive = out.find((f) => plugins.get(f.type)?.exclusive);
+  if (exclusive && out.length > 1) {
+    throw bad(`Format "${exclusive.type}" must be the only format of the request; remove ${out.filter((f) => f !== exclusive).map((f) => `"${f.type}"`).join(', ')}.`);
+  }
   return out;
+}
+
+function supported(plugins: FormatPlugins): string {
+  return [...plugins.keys()].join(', ');
 }
 
 /** Normalizes `parsers` (interface.md): bare names become objects; `pageMarkdown` aliases `pages`. */
@@ -77,10 +99,11 @@ function resolveParsers(raw: unknown): ScrapeOptions['parsers'] {
  * Applies defaults and cross-field rules.
  * @param raw      request object (scrape body, batch body, or `scrapeOptions`)
  * @param plugins  registered format plugins by name
+ * @param surface  where the request came in (formats may be limited to some surfaces)
  * @throws TrawlError BAD_REQUEST with a message saying what to change
  */
-export function resolveScrapeOptions(raw: Record<string, any>, plugins: Map<string, FormatPlugin>): ScrapeOptions {
-  const formats = resolveFormats(raw.formats, plugins);
+export function resolveScrapeOptions(raw: Record<string, any>, plugins: FormatPlugins, surface: FormatSurface = 'scrape'): ScrapeOptions {
+  const formats = resolveFormats(raw.formats, plugins, surface);
   validateSelectors(raw.includeTags, 'includeTags');
   validateSelectors(raw.excludeTags, 'excludeTags');
   const lockdown = raw.lockdown === true;
@@ -109,14 +132,11 @@ export function resolveScrapeOptions(raw: Record<string, any>, plugins: Map<stri
     });
     if (totalWait > 60_000) throw bad(`The wait actions add up to ${totalWait} ms; at most 60000 ms of waiting is allowed.`);
   }
-  const screenshotCount = formats.filter((f) => f.type === 'screenshot').length;
-  if (screenshotCount > 1) throw bad('At most one screenshot format may be requested.');
-
   const proxy = raw.proxy === 'stealth' ? 'enhanced' : (raw.proxy ?? SCRAPE_DEFAULTS.proxy);
   // Sensitive options force storeInCache off (interface.md storeInCache; compat.md §4): their output
   // may hold what only this caller may see (a login through a profile, cookies in headers), so it is
   // neither cached nor indexed for search (issue 15 item 3).
-  const sensitive = (actions?.length ?? 0) > 0 || (raw.headers && Object.keys(raw.headers).length > 0) || Boolean(raw.profile);
+  const sensitive = (actions?.length ?? 0) > 0 || (raw.headers && Object.keys(raw.headers).length > 0) || Boolean(raw.profile) || !formatsCacheable(formats, plugins);
   const zeroDataRetention = raw.zeroDataRetention === true;
 
   return {

@@ -10,7 +10,8 @@ import type { Logger } from '../log.ts';
 import type { Registry } from '../registry.ts';
 import type { BlobStore } from '../blobs.ts';
 import type { EngineRequest, EngineResponse, FormatInput, FormatPlugin, ParsedDocument, PluginContext, ProfileHandle } from '../plugin.ts';
-import type { ScrapeOptions } from '../http/models/scrape.ts';
+import type { ScrapeOptions } from '../scrape/options.ts';
+import type { Document, ScrapeRequest } from '../scrape/document.ts';
 import { TrawlError } from '../errors.ts';
 import { requiredFeatures, selectEngine, selectParser } from './select.ts';
 import { needsJavaScript } from './needs-js.ts';
@@ -20,19 +21,10 @@ import type { ProfileOpener } from '../profiles/index.ts';
 import { cleanDom } from '../../parsers/html/clean.ts';
 import { acceptLanguage, locationEmulation } from '../../plugins/engine/browser/locale.ts';
 import type { ContentThreads } from './content-threads.ts';
-import { serializeHtml, type AnyNode } from '../../parsers/html/dom.ts';
+import { formatCaptures, holdsBlobs, unparsedFallback } from '../scrape/formats.ts';
+import { serializeHtml, type AnyNode } from '../html/dom.ts';
 
-/** A Document: requested format fields plus `metadata` (compat.md §3). */
-export type Document = Record<string, unknown> & { metadata: Record<string, unknown> };
-
-export interface ScrapeRequest {
-  scrapeId: string;
-  /** Normalized absolute URL to fetch. */
-  url: string;
-  /** The URL exactly as the user sent it (metadata.sourceURL, unnormalized). */
-  sourceURL: string;
-  options: ScrapeOptions;
-}
+export type { Document, ScrapeRequest } from '../scrape/document.ts';
 
 export interface ScrapeDeps {
   config: ResolvedConfig;
@@ -119,6 +111,7 @@ async function fetchOnce(req: ScrapeRequest, deps: ScrapeDeps, ctx: PluginContex
   const remaining = () => Math.max(1, ctx.deadline - Date.now());
   const engineRequest: EngineRequest = {
     url: req.url, headers, options: req.options, timeoutMs: remaining(), targets: config.targets, proxy: attempt.route, profile,
+    captures: formatCaptures(req.options.formats, formats),
   };
   const log = ctx.log.child({ engine: engine.name });
   const response = await engine.fetch(engineRequest, { ...ctx, log });
@@ -141,13 +134,13 @@ async function threadable(response: EngineResponse, req: ScrapeRequest, registry
   return parser?.name === 'html';
 }
 
-/** What the pipeline keeps of a file returned base64-encoded instead of parsed (see `parse`). */
-type RawParsed = ParsedDocument & { rawBase64?: string };
-
-async function parse(response: EngineResponse, req: ScrapeRequest, deps: Pick<ScrapeDeps, 'registry'>, ctx: PluginContext, filename?: string): Promise<RawParsed> {
+async function parse(response: EngineResponse, req: ScrapeRequest, deps: Pick<ScrapeDeps, 'registry'>, ctx: PluginContext, filename?: string): Promise<ParsedDocument> {
   const parsers = await deps.registry.all('parser');
   const input = { bytes: response.body, contentType: response.contentType, url: response.url, text: response.text, filename };
   const parser = selectParser(parsers, input);
+  // Formats that read only the response (raw bytes, media) need no parser: content none reads is
+  // fine, and a file (a PDF) is not parsed (nor billed per page) for them. Pages keep their metadata.
+  if ((!parser || !response.contentType.includes('html')) && (await formatsNeedNoParser(req, deps.registry))) return { metadata: {} };
   if (!parser) {
     throw new TrawlError('SCRAPE_UNSUPPORTED_FILE_ERROR', `Trawl cannot read content of type ${response.contentType} from ${response.url}.`);
   }
@@ -155,12 +148,19 @@ async function parse(response: EngineResponse, req: ScrapeRequest, deps: Pick<Sc
   if (parser.optIn && !requested) {
     // interface.md `parsers`: with the parser left out (`parsers: []` for a PDF) the file comes back
     // base64-encoded at 1 flat credit. As in the reference API, the base64 text is the document's
-    // `markdown` (and `html` / `rawHtml` when requested: see buildDocument), the fields every client
-    // reads; nothing is parsed, so there is no `numPages`.
+    // markdown (and every format declaring `unparsed: 'shows'`), the fields every client reads; with
+    // none of them requested, the `unparsed: 'fallback'` format carries it. Nothing is parsed, so
+    // there is no `numPages`.
     const rawBase64 = Buffer.from(response.body).toString('base64');
     return { metadata: {}, markdown: rawBase64, rawBase64 };
   }
   return parser.parse(input, requested ?? { type: parser.name }, { ...ctx, log: ctx.log.child({ plugin: parser.name }) });
+}
+
+/** Whether every requested format reads only the response (`needsParser: false`), so unreadable content is fine. */
+async function formatsNeedNoParser(req: ScrapeRequest, registry: Registry): Promise<boolean> {
+  const plugins = await formatPlugins(registry);
+  return req.options.formats.length > 0 && req.options.formats.every((f) => plugins.get(f.type)?.needsParser === false);
 }
 
 /**
@@ -185,7 +185,7 @@ export async function runScrape(req: ScrapeRequest, deps: ScrapeDeps, signal?: A
       : undefined;
   try {
     const doc = await scrapeFresh(req, deps, signal, profile?.handle);
-    await deps.cache?.store(req, doc);
+    if (deps.cache) await deps.cache.store(req, doc, { holdsBlobs: holdsBlobs(req.options.formats, await formatPlugins(deps.registry)) });
     return doc;
   } finally {
     await profile?.release();
@@ -335,28 +335,28 @@ export async function buildDocument(
   const input = createFormatInput(response, req, parsed, (message, err) => ctx.log.warn({ err }, message));
 
   const requested = req.options.formats.map((f) => f.type);
+  // A file returned unparsed, asked for with no format that shows it: the fallback format carries it.
+  const fallback = parsed.rawBase64 !== undefined ? unparsedFallback(req.options.formats, plugins) : undefined;
+  if (fallback) requested.push(fallback.name);
   const fields: Record<string, Record<string, unknown>> = {};
+  const warnings: string[] = [];
   for (const name of formatOrder(requested, plugins)) {
     const plugin = plugins.get(name)!;
     const spec = req.options.formats.find((f) => f.type === name) ?? { type: name };
     const log = ctx.log.child({ plugin: `format:${name}` });
-    const out = await guard(Promise.resolve(plugin.produce(input, spec, { ...ctx, log })));
-    fields[name] = out;
+    const { warning, ...out } = await guard(Promise.resolve(plugin.produce(input, spec, { ...ctx, log })));
+    if (typeof warning === 'string' && warning) warnings.push(warning);
+    fields[name] = pick(out, plugin.fields ?? [name]);
     input.outputs[name] = out[name];
   }
 
   const doc: Record<string, unknown> = {};
   for (const name of requested) Object.assign(doc, fields[name]);
-  if (parsed.rawBase64 !== undefined) {
-    // A file returned base64-encoded (see `parse`): the text fields carry it; with none of them
-    // requested, `rawBase64` does.
-    for (const field of ['html', 'rawHtml']) if (field in doc) doc[field] = parsed.rawBase64;
-    if (!['markdown', 'html', 'rawHtml'].some((f) => f in doc)) doc.rawBase64 = parsed.rawBase64;
-  }
   if (response.actions) doc.actions = response.actions;
   if (parsed.pages) doc.pages = parsed.pages;
   if (parsed.blocks) doc.blocks = parsed.blocks;
-  if (parsed.warning) doc.warning = parsed.warning;
+  if (parsed.warning) warnings.unshift(parsed.warning);
+  if (warnings.length) doc.warning = warnings.join(' ');
   doc.metadata = {
     ...parsed.metadata,
     sourceURL: req.sourceURL,
@@ -372,4 +372,11 @@ export async function buildDocument(
   if (timezone) (doc.metadata as Record<string, unknown>).timezone = timezone;
   ctx.log.debug({ url: req.url, ms: Date.now() - run.started, engine: response.engine }, 'scraped');
   return doc as Document;
+}
+
+/** The declared fields of a format's answer (a format fills only the fields it declares). */
+function pick(out: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const f of fields) if (f in out) kept[f] = out[f];
+  return kept;
 }

@@ -4,7 +4,7 @@
  * then file extension).
  */
 import type { EngineFeature, EnginePlugin, FormatPlugin, ParserPlugin } from '../plugin.ts';
-import type { ScrapeOptions } from '../http/models/scrape.ts';
+import type { ScrapeOptions } from '../scrape/options.ts';
 import { TrawlError } from '../errors.ts';
 
 /** Engine features a request needs, from its formats (`requires`) and options. */

@@ -7,7 +7,7 @@
 import { DomUtils, parseDocument } from 'htmlparser2';
 import type { Queryable } from '../db/client.ts';
 import type { Logger } from '../log.ts';
-import type { Document } from '../pipeline/scrape.ts';
+import type { Document } from '../scrape/document.ts';
 import { upsertPage, type IndexedPage } from './local-index.ts';
 import { extractPaper, type PaperRecord } from './papers/extract.ts';
 import { upsertPaper } from './papers/store.ts';

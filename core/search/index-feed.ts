@@ -18,7 +18,7 @@
  */
 import type { Queryable } from '../db/client.ts';
 import type { Logger } from '../log.ts';
-import type { Document } from '../pipeline/scrape.ts';
+import type { Document } from '../scrape/document.ts';
 import { upsertPagesStatement, type IndexedPage } from './local-index.ts';
 import { upsertPaper } from './papers/store.ts';
 import { indexEntriesOf } from './index-document.ts';

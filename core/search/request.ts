@@ -7,7 +7,7 @@
  */
 import { TrawlError } from '../errors.ts';
 import type { FormatPlugin } from '../plugin.ts';
-import type { ScrapeOptions } from '../http/models/scrape.ts';
+import type { ScrapeOptions } from '../scrape/options.ts';
 import { resolveScrapeOptions } from '../pipeline/scrape-options.ts';
 import { categoryOperators, type Category } from './categories.ts';
 import { hasSearchTerms, parseDomain, parseQuery, siteGroup } from './operators.ts';
@@ -145,7 +145,7 @@ export function resolveSearchRequest(
   if (body.scrapeOptions && typeof body.scrapeOptions === 'object') {
     const raw = { ...body.scrapeOptions } as Record<string, unknown>;
     if (enterprise.includes('zdr')) raw.zeroDataRetention = true; // interface.md Rules 3
-    const resolved = resolveScrapeOptions(raw, formats);
+    const resolved = resolveScrapeOptions(raw, formats, 'search');
     if (resolved.formats.length > 0) scrape = resolved;
   }
 

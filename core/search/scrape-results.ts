@@ -6,7 +6,7 @@
  * `metadata.error`. A failed scrape never fails the search.
  */
 import type { Services } from '../services.ts';
-import type { ScrapeOptions } from '../http/models/scrape.ts';
+import type { ScrapeOptions } from '../scrape/options.ts';
 import { TrawlError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { normalizeTargetUrl } from '../pipeline/scrape-options.ts';
@@ -61,7 +61,7 @@ export async function scrapeResultUrls(
           throw err;
         }
         const document = JSON.parse(result.document) as ScrapeOutcome['document'] & {};
-        return { document, credits: scrapeCredits(opts, document as never) };
+        return { document, credits: scrapeCredits(opts, document as never, services.formats) };
       } catch (e) {
         const error = TrawlError.wrap(e);
         services.log.debug({ err: error.message, code: error.code }, 'search result scrape failed');

@@ -7,7 +7,7 @@
  * local team, so the single user sees everything it indexed.
  */
 import type { ResolvedConfig } from '../config.ts';
-import type { ScrapeOptions } from '../http/models/scrape.ts';
+import type { ScrapeOptions } from '../scrape/options.ts';
 import { KEYLESS_TEAM_ID, LOCAL_TEAM_ID } from '../auth/authenticate.ts';
 import { cacheable } from '../cache/index.ts';
 

@@ -4,7 +4,7 @@
  * parents can merge line breaks without rescanning long strings), the whitespace at the edges of its
  * text content (for turndown's flanking-whitespace rule), and the context its rules need.
  */
-import { isTag, type AnyNode, type Element } from '../../parsers/html/dom.ts';
+import { isTag, type AnyNode, type Element } from '../../core/html/dom.ts';
 import { textChildren } from './collapse.ts';
 import type { RuleContext, Scope } from './rules.ts';
 import { BLOCK, CAPTION, CELL, CODE, LINK, MEANINGFUL, PART, REMOVE, SECTION, TABLE, VOID, tagFlags } from './tags.ts';

@@ -5,7 +5,7 @@
  * a `data-lang` attribute. Line breaks written as `<br>` or one element per line are kept; the fence
  * grows when the code itself contains backtick runs. Inside a GFM table cell a block becomes a code span.
  */
-import { isTag, type AnyNode, type Element } from '../../parsers/html/dom.ts';
+import { isTag, type AnyNode, type Element } from '../../core/html/dom.ts';
 
 const LANG_PATTERNS = [
   /(?:^|\s)(?:language|lang)-([\w+#.-]+)/i,

@@ -7,7 +7,7 @@
  * changed: the result is one entry per text node in document order (see `textChildren`; adjacent text
  * nodes count as one), `null` for a text node that collapses to nothing. Iterative: any depth is fine.
  */
-import { isTag, type AnyNode, type Element } from '../../parsers/html/dom.ts';
+import { isTag, type AnyNode, type Element } from '../../core/html/dom.ts';
 import { BLOCK, BR, OPAQUE, PART, SECTION, TABLE, VOID, tagFlags } from './tags.ts';
 
 const NONE: AnyNode[] = [];

@@ -1,5 +1,5 @@
 /**
- * HTML -> markdown, the public entry: parses with htmlparser2 (parsers/html/dom.ts) and converts the
+ * HTML -> markdown, the public entry: parses with htmlparser2 (core/html/dom.ts) and converts the
  * DOM with Trawl's own converter (render.ts; rules in rules.ts, tables.ts, code.ts, text.ts): ATX
  * headings, `-` bullets with correct nesting indents, fenced code with languages, GFM tables and task
  * lists, `~~strike~~`, inline links without titles, `![alt](src)` images, and a tidy pass. Empty links
@@ -9,7 +9,7 @@
  * Speed: no second DOM (turndown + domino before); iterative, so any nesting depth converts. Callers
  * holding a domhandler DOM already can skip the parse with `nodesToMarkdown`.
  */
-import { parseHtml } from '../../parsers/html/dom.ts';
+import { parseHtml } from '../../core/html/dom.ts';
 import { nodesToMarkdown, type MarkdownOptions } from './render.ts';
 
 export { nodesToMarkdown, type MarkdownOptions };

@@ -10,7 +10,7 @@
  * converts. A frame becomes the element's result when it closes; its parent renders it once all
  * siblings are known (flanking whitespace looks at both neighbours). The DOM is not modified.
  */
-import { isTag, type AnyNode } from '../../parsers/html/dom.ts';
+import { isTag, type AnyNode } from '../../core/html/dom.ts';
 import { collapseWhitespace } from './collapse.ts';
 import { Box, addChild, addText, newlines, preStats } from './box.ts';
 import { applyRule, wrapPad, type RuleContext } from './rules.ts';

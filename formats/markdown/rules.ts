@@ -7,7 +7,7 @@
  * keep their content (blocks on their own lines). Newlines around a result follow turndown's contract:
  * leading/trailing `\n`s are merged with the neighbours' (at most one blank line), see render.ts.
  */
-import { isTag, type Element } from '../../parsers/html/dom.ts';
+import { isTag, type Element } from '../../core/html/dom.ts';
 import { BLOCK, REMOVE, RULED } from './tags.ts';
 import { codeBlock, codeSpan } from './code.ts';
 import { tableBlock, tableCaption, tableCell, tableInfo, tableRow, type TableCache } from './tables.ts';

@@ -5,7 +5,7 @@
  * single row without headers, `role="presentation"`, cells holding lists or code blocks) is rendered as
  * its content, one block per cell.
  */
-import { isTag, type AnyNode, type Element } from '../../parsers/html/dom.ts';
+import { isTag, type AnyNode, type Element } from '../../core/html/dom.ts';
 
 export interface TableInfo {
   /** Rendered as content rather than as a GFM table. */

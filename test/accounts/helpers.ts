@@ -26,10 +26,11 @@ let counter = 0;
 /**
  * Starts Trawl (`serve` mode) on a new Postgres database.
  * @param env extra environment (rate limits, TRAWL_AUTH_CACHE_MS ...)
+ * @param registry the plugins (default the built-in ones)
  */
-export async function startAccountsTrawl(env: Record<string, string> = {}): Promise<AccountsTrawl> {
+export async function startAccountsTrawl(env: Record<string, string> = {}, registry = new Registry()): Promise<AccountsTrawl> {
   const created = await createTestDatabaseConfig('postgres');
-  const trawl = await startTrawl({ DATABASE_URL: created.config.databaseUrl!, ...env });
+  const trawl = await startTrawl({ DATABASE_URL: created.config.databaseUrl!, ...env }, 'serve', registry);
   const db = trawl.running.services.db;
   const admin = async (...argv: string[]) => {
     let out = '';
@@ -37,7 +38,7 @@ export async function startAccountsTrawl(env: Record<string, string> = {}): Prom
     const code = await runAdmin(argv, db, {
       out: (t) => (out += t),
       err: (t) => (err += t),
-      knownFormats: new Registry().names('format'),
+      knownFormats: registry.names('format'),
       defaults: { credits: 1000, concurrency: 10 },
     });
     return { code, out, err };

@@ -10,14 +10,20 @@ import { creditUsage, tokenUsage, usageHistory } from '../../core/credits/usage.
 import { scrapeCredits, searchCredits } from '../../core/credits/costs.ts';
 import { createKey, createTeam } from '../../core/auth/keys.ts';
 import { newId } from '../../core/ids.ts';
+import { defineFormat } from '../../core/plugin.ts';
 
-test('credit table (interface.md Limits)', () => {
+test('credit table (interface.md Limits); formats add the credits they declare', () => {
   const md = [{ type: 'markdown' }];
-  expect(scrapeCredits({ formats: md, lockdown: false }, { metadata: {} })).toBe(1);
-  expect(scrapeCredits({ formats: md, lockdown: false }, { metadata: { creditsUsed: 7 } })).toBe(7); // 7 PDF pages
-  expect(scrapeCredits({ formats: [...md, { type: 'json' }], lockdown: false }, { metadata: { creditsUsed: 1 } })).toBe(5);
-  expect(scrapeCredits({ formats: md, lockdown: true }, { metadata: { creditsUsed: 1, cacheState: 'hit' } })).toBe(5);
-  expect(scrapeCredits({ formats: [{ type: 'json' }], lockdown: true }, { metadata: { cacheState: 'hit' } })).toBe(9);
+  // JSON mode's +4 is declared by its format plugin (issue 16); a stand-in declares the same here.
+  const plugins = new Map([
+    ['markdown', defineFormat({ name: 'markdown', produce: () => ({}) })],
+    ['json', defineFormat({ name: 'json', credits: 4, produce: () => ({}) })],
+  ]);
+  expect(scrapeCredits({ formats: md, lockdown: false }, { metadata: {} }, plugins)).toBe(1);
+  expect(scrapeCredits({ formats: md, lockdown: false }, { metadata: { creditsUsed: 7 } }, plugins)).toBe(7); // 7 PDF pages
+  expect(scrapeCredits({ formats: [...md, { type: 'json' }], lockdown: false }, { metadata: { creditsUsed: 1 } }, plugins)).toBe(5);
+  expect(scrapeCredits({ formats: md, lockdown: true }, { metadata: { creditsUsed: 1, cacheState: 'hit' } }, plugins)).toBe(5);
+  expect(scrapeCredits({ formats: [{ type: 'json' }], lockdown: true }, { metadata: { cacheState: 'hit' } }, plugins)).toBe(9);
   expect(searchCredits(0)).toBe(0);
   expect(searchCredits(1)).toBe(2);
   expect(searchCredits(10)).toBe(2);

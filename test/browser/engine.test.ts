@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { TrawlError } from '../../core/errors.ts';
 import { GUARDED, type Lookup, type TargetPolicy } from '../../core/net/target-policy.ts';
 import type { Action } from '../../core/http/models/scrape.ts';
+import type { EngineCapture } from '../../core/plugin.ts';
 import { fetchWithBrowser } from '../../plugins/engine/browser/fetch-page.ts';
 import { BrowserPool } from '../../plugins/engine/browser/pool.ts';
 import { FIXTURE_PDF, startFixtureSite, type FixtureSite } from '../fixtures/browser/site.ts';
@@ -232,18 +233,28 @@ describe('actions', () => {
   });
 });
 
-describe('screenshot format', () => {
+describe('screenshot captures', () => {
   test('viewport, full page and custom viewport sizes', async () => {
+    const shot = (capture: Omit<Extract<EngineCapture, { kind: 'screenshot' }>, 'kind'>) =>
+      run(site.url('/tall'), {}, { captures: { shot: { kind: 'screenshot', ...capture } } }).then((r) => r.captures!.shot as string);
     const [plain, full, small, jpeg] = await Promise.all([
-      run(site.url('/tall'), { formats: [{ type: 'screenshot' }] }),
-      run(site.url('/tall'), { formats: [{ type: 'screenshot', fullPage: true }] }),
-      run(site.url('/tall'), { formats: [{ type: 'screenshot', viewport: { width: 800, height: 600 } }] }),
-      run(site.url('/tall'), { formats: [{ type: 'screenshot', quality: 50 }] }),
+      shot({}),
+      shot({ fullPage: true }),
+      shot({ viewport: { width: 800, height: 600 } }),
+      shot({ quality: 50 }),
     ]);
-    expect(pngSize((await blobAt(env.blobs, plain.screenshot!)).bytes)).toEqual({ width: 1920, height: 1080 });
-    expect(pngSize((await blobAt(env.blobs, full.screenshot!)).bytes)).toEqual({ width: 1920, height: 3000 });
-    expect(pngSize((await blobAt(env.blobs, small.screenshot!)).bytes)).toEqual({ width: 800, height: 600 });
-    expect((await blobAt(env.blobs, jpeg.screenshot!)).contentType).toBe('image/jpeg');
+    expect(pngSize((await blobAt(env.blobs, plain)).bytes)).toEqual({ width: 1920, height: 1080 });
+    expect(pngSize((await blobAt(env.blobs, full)).bytes)).toEqual({ width: 1920, height: 3000 });
+    expect(pngSize((await blobAt(env.blobs, small)).bytes)).toEqual({ width: 800, height: 600 });
+    expect((await blobAt(env.blobs, jpeg)).contentType).toBe('image/jpeg');
+  });
+
+  test('an evaluate capture answers the page script value; a failing script answers undefined', async () => {
+    const res = await run(site.url('/tall'), {}, {
+      captures: { ok: { kind: 'evaluate', script: '() => ({ title: document.title, n: 1 + 1 })' }, bad: { kind: 'evaluate', script: '() => { throw new Error("x") }' } },
+    });
+    expect((res.captures!.ok as { n: number }).n).toBe(2);
+    expect(res.captures!.bad).toBeUndefined();
   });
 });
 

@@ -5,6 +5,7 @@
  * tests that never throw on short input). A new plugin gets these checks by its registry line alone.
  */
 import { describe, expect, test } from 'bun:test';
+import { existsSync } from 'node:fs';
 import { Registry, BUILTIN_PLUGINS } from '../../core/registry.ts';
 import type { FormatInput, ParserPlugin, PluginContext } from '../../core/plugin.ts';
 import { loadConfig } from '../../core/config.ts';
@@ -89,4 +90,15 @@ describe('formats', () => {
       expect(JSON.parse(JSON.stringify(out))).toEqual(out);
     }
   });
+});
+
+describe('every registered plugin has its contract cases', () => {
+  const folders = { format: 'formats', parser: 'parsers', engine: 'engines', 'search-provider': 'search-providers' } as const;
+  const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  for (const [kind, folder] of Object.entries(folders) as [keyof typeof folders, string][]) {
+    test(`${kind}: test/contracts/${folder}/<name>.test.ts runs the ${kind} suite`, () => {
+      const missing = registry.names(kind).filter((name) => !existsSync(`${import.meta.dir}/${folder}/${kebab(name)}.test.ts`));
+      expect(missing).toEqual([]);
+    });
+  }
 });

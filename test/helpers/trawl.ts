@@ -9,6 +9,7 @@ import { loadConfig } from '../../core/config.ts';
 import { createLogger } from '../../core/log.ts';
 import { start, type Running } from '../../core/runtime.ts';
 import { pgliteTemplate } from './db.ts';
+import type { Registry } from '../../core/registry.ts';
 
 export interface TestTrawl {
   base: string;
@@ -25,14 +26,15 @@ export interface TestTrawl {
  * Starts Trawl.
  * @param env extra environment (e.g. `{ DATABASE_URL, REDIS_URL, TRAWL_AUTH: 'off' }`)
  * @param mode process mode (default `serve`)
+ * @param registry the plugins (default the built-in ones); a test may register its own
  */
-export async function startTrawl(env: Record<string, string> = {}, mode: 'serve' | 'api' | 'worker' = 'serve'): Promise<TestTrawl> {
+export async function startTrawl(env: Record<string, string> = {}, mode: 'serve' | 'api' | 'worker' = 'serve', registry?: Registry): Promise<TestTrawl> {
   const dataDir = mkdtempSync(join(tmpdir(), 'trawl-test-'));
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', TRAWL_DATA_DIR: dataDir, TRAWL_ALLOW_PRIVATE_TARGETS: 'true', ...env });
   const log = createLogger(process.env.TRAWL_TEST_LOG ?? 'silent');
   let adminKey: string | undefined;
   const dbOptions = config.databaseUrl ? {} : { pgliteTemplate: await pgliteTemplate() };
-  const running = await start(mode, config, log, (k) => (adminKey = k), dbOptions);
+  const running = await start(mode, config, log, (k) => (adminKey = k), dbOptions, registry);
   const base = `http://127.0.0.1:${running.port}`;
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await fetch(base + path, {

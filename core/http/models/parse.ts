@@ -82,14 +82,14 @@ export function resolveParseOptions(text: string | undefined, formats: Map<strin
   const options = raw as Record<string, unknown>;
   const unsupported = unsupportedParseOption(options);
   if (unsupported) throw new TrawlError('PARSE_UNSUPPORTED_OPTIONS', unsupported);
-  resolveFormats(options.formats, formats); // names an unknown format more clearly than the schema
+  resolveFormats(options.formats, formats, 'parse'); // names an unknown format more clearly than the schema
   const schema = scrapeOptionsSchema([...formats.values()]);
   const errors = [...Value.Errors(schema, options)].slice(0, 20);
   if (errors.length) {
     const details = errors.map((e) => ({ path: e.path || '/', message: e.message }));
     throw new TrawlError('BAD_REQUEST', `Invalid options: ${details[0]!.path} ${details[0]!.message}`, { details });
   }
-  const resolved = resolveScrapeOptions({ ...options, timeout: options.timeout ?? PARSE_DEFAULT_TIMEOUT_MS }, formats);
+  const resolved = resolveScrapeOptions({ ...options, timeout: options.timeout ?? PARSE_DEFAULT_TIMEOUT_MS }, formats, 'parse');
   return { ...resolved, storeInCache: false, maxAge: 0 };
 }
 

@@ -8,44 +8,9 @@ import { Type, type TSchema, type Static } from '@sinclair/typebox';
 
 const Int = (opts: Record<string, unknown> = {}) => Type.Integer(opts);
 
-/** Action types (interface.md "Action types"); `type` is the discriminator. */
-export const ActionModels = {
-  wait: Type.Object(
-    {
-      type: Type.Literal('wait'),
-      milliseconds: Type.Optional(Int({ minimum: 1 })),
-      selector: Type.Optional(Type.String({ minLength: 1 })),
-    },
-    { additionalProperties: false, description: 'Exactly one of milliseconds or selector.' },
-  ),
-  screenshot: Type.Object({
-    type: Type.Literal('screenshot'),
-    fullPage: Type.Optional(Type.Boolean()),
-    quality: Type.Optional(Int({ minimum: 1, maximum: 100 })),
-    viewport: Type.Optional(Type.Object({ width: Int({ minimum: 1, maximum: 7680 }), height: Int({ minimum: 1, maximum: 4320 }) })),
-  }),
-  click: Type.Object({ type: Type.Literal('click'), selector: Type.String({ minLength: 1 }), all: Type.Optional(Type.Boolean()) }),
-  write: Type.Object({ type: Type.Literal('write'), text: Type.String() }),
-  press: Type.Object({ type: Type.Literal('press'), key: Type.String({ minLength: 1 }) }),
-  scroll: Type.Object({
-    type: Type.Literal('scroll'),
-    direction: Type.Optional(Type.Union([Type.Literal('up'), Type.Literal('down')])),
-    selector: Type.Optional(Type.String({ minLength: 1 })),
-  }),
-  scrape: Type.Object({ type: Type.Literal('scrape') }),
-  executeJavascript: Type.Object({ type: Type.Literal('executeJavascript'), script: Type.String() }),
-  pdf: Type.Object({
-    type: Type.Literal('pdf'),
-    format: Type.Optional(
-      Type.Union(['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'Letter', 'Legal', 'Tabloid', 'Ledger'].map((f) => Type.Literal(f))),
-    ),
-    landscape: Type.Optional(Type.Boolean()),
-    scale: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 2 })),
-  }),
-};
+import { Action } from '../../scrape/actions.ts';
 
-export const Action = Type.Union(Object.values(ActionModels), { $id: undefined });
-export type Action = Static<typeof Action>;
+export { ActionModels, Action } from '../../scrape/actions.ts';
 
 /** One item of `parsers`: a bare name (`"pdf"`, `"image"`) or the pdf object (interface.md `parsers`). */
 export const ParserItem = Type.Union([
@@ -124,52 +89,17 @@ export const scrapeOptionFields = {
 export const FormatItemBase = Type.Union([Type.String({ minLength: 1 }), Type.Object({ type: Type.String({ minLength: 1 }) })]);
 
 /**
- * The scrape options object with `formats` built from the registered format plugins.
- * @param formats `[name, optionsSchema?, stringForm]` for each format plugin.
+ * The scrape options object. A `formats` item is any name or `{ type, ...options }` object: the
+ * format plugins check names and options afterwards (core/pipeline/scrape-options.ts
+ * `resolveFormats`), so an unknown format gets a 400 naming it and the supported ones, and a new
+ * format needs no edit here.
+ * @param formats the registered format plugins (their names describe the field in the OpenAPI page)
  */
 export function scrapeOptionsSchema(formats: { name: string; options?: TSchema; stringForm?: boolean }[]) {
-  const names = formats.filter((f) => f.stringForm !== false).map((f) => Type.Literal(f.name));
-  const objects = formats.map((f) =>
-    Type.Object({ type: Type.Literal(f.name), ...(f.options ? (f.options as any).properties ?? {} : {}) }),
-  );
-  const item = Type.Union([...names, ...objects]);
+  const item = Type.Union([Type.String({ minLength: 1 }), Type.Object({ type: Type.String({ minLength: 1 }) }, { additionalProperties: true })], {
+    description: `A format name, or an object { type, ...options }. Formats: ${formats.map((f) => f.name).join(', ')}.`,
+  });
   return Type.Object({ formats: Type.Optional(Type.Array(item)), ...scrapeOptionFields }, { additionalProperties: true });
 }
 
-/** A normalized format: always the object form. */
-export interface FormatSpec {
-  type: string;
-  [option: string]: unknown;
-}
-
-/** Scrape options after defaults (core/pipeline/scrape-options.ts resolves them). */
-export interface ScrapeOptions {
-  formats: FormatSpec[];
-  actions?: Action[];
-  blockAds: boolean;
-  excludeTags?: string[];
-  headers?: Record<string, string>;
-  includeTags?: string[];
-  location?: { country: string; languages?: string[] };
-  lockdown: boolean;
-  maxAge: number;
-  minAge?: number;
-  mobile: boolean;
-  onlyCleanContent: boolean;
-  onlyMainContent: boolean;
-  /** Normalized parser list; default `[{ type: 'pdf' }]`. */
-  parsers: { type: string; mode?: 'fast' | 'auto' | 'ocr'; maxPages?: number; pages?: boolean; pageMarkers?: boolean; blocks?: boolean }[];
-  profile?: { name: string; saveChanges: boolean };
-  /** `stealth` is normalized to `enhanced` (compat.md §1.2). */
-  proxy: 'basic' | 'enhanced' | 'auto';
-  redactPII?: boolean | { mode?: string; entities?: string[]; replaceStyle?: string };
-  removeBase64Images: boolean;
-  skipTlsVerification: boolean;
-  storeInCache: boolean;
-  threatProtection?: Record<string, unknown>;
-  /** ms, 1000 to 300000. */
-  timeout: number;
-  /** ms. */
-  waitFor: number;
-  zeroDataRetention: boolean;
-}
+export type { FormatSpec, ScrapeOptions } from '../../scrape/options.ts';

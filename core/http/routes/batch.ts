@@ -39,7 +39,7 @@ function batchVersion(services: Services, version: 'v1' | 'v2') {
       base,
       async ({ body, request }) => {
         const raw = body as Record<string, any>;
-        const scrape = resolveScrapeOptions(raw, services.formats);
+        const scrape = resolveScrapeOptions(raw, services.formats, 'batch');
         const checked = checkBatchUrls(raw.urls, raw.ignoreInvalidURLs !== false);
         const principal = await admit(services, request, {
           group: 'batch-scrape', formats: scrape.formats, actions: scrape.actions, credits: checked.valid.length, zeroDataRetention: scrape.zeroDataRetention,

@@ -91,7 +91,7 @@ function crawlVersion(services: Services, version: 'v1' | 'v2') {
       base,
       async ({ body, request }) => {
         const explicit = resolveCrawlerOptions(body as Record<string, unknown>);
-        const scrape = resolveScrapeOptions((body.scrapeOptions ?? {}) as Record<string, unknown>, services.formats);
+        const scrape = resolveScrapeOptions((body.scrapeOptions ?? {}) as Record<string, unknown>, services.formats, 'crawl');
         if (body.zeroDataRetention === true) scrape.zeroDataRetention = true;
         // Who asks, what the key may do and the credits come first: a prompt spends the operator's model key (issue 15 item 6).
         const principal = await admit(services, request, {

@@ -3,7 +3,7 @@
  * tags (arXiv, journals, PubMed), and PDFs that identify themselves (an arXiv id or DOI in the URL or
  * on the first page) and have an abstract. The result feeds the `papers` table (store.ts).
  */
-import type { Document } from '../../pipeline/scrape.ts';
+import type { Document } from '../../scrape/document.ts';
 import { clip, parseDate } from '../text.ts';
 
 export interface PaperRecord {

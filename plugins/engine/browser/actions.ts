@@ -8,7 +8,7 @@
 import type { ElementHandle, KeyInput, Page } from 'puppeteer-core';
 import type { BlobStore } from '../../../core/blobs.ts';
 import { TrawlError } from '../../../core/errors.ts';
-import type { Action } from '../../../core/http/models/scrape.ts';
+import type { Action } from '../../../core/scrape/actions.ts';
 import type { ActionResults } from '../../../core/plugin.ts';
 import { pdfToBlob, screenshotToBlob } from './capture.ts';
 import { settle, sleep } from './wait.ts';

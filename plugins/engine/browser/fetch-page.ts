@@ -1,7 +1,7 @@
 /**
  * One browser scrape, start to finish: lease a page from the pool, prepare it (page-setup.ts), navigate,
- * smart-wait, wait `waitFor` on top, run the actions, remove cookie banners, take the screenshot format
- * and read the document. The whole job runs under one time budget (`timeoutMs`, the job deadline and
+ * smart-wait, wait `waitFor` on top, run the actions, remove cookie banners, take the formats' captures
+ * (screenshots, page scripts: `EngineRequest.captures`) and read the document. The whole job runs under one time budget (`timeoutMs`, the job deadline and
  * its signal); when the budget ends the lease is released (its context closed, which stops the page)
  * and SCRAPE_TIMEOUT is thrown. A job whose browser crashed under it is retried once on a fresh browser;
  * a job whose tab crashed fails at once. A named profile (`request.profile`) is restored into the fresh
@@ -14,7 +14,7 @@ import { TrawlError } from '../../../core/errors.ts';
 import type { EngineRequest, EngineResponse, PluginContext } from '../../../core/plugin.ts';
 import { runActions } from './actions.ts';
 import { COOKIE_BANNER_SELECTORS, removeCookieBanners } from './adblock.ts';
-import { screenshotToBlob, type ScreenshotOptions } from './capture.ts';
+import { takeCaptures } from './captures.ts';
 import type { Lookup } from '../../../core/net/host-guard.ts';
 import { navigationError } from './net-errors.ts';
 import { preparePage, type PageState } from './page-setup.ts';
@@ -33,7 +33,7 @@ const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 /**
  * Scrapes `request.url` in a pooled browser.
  * @returns EngineResponse with `engine: 'browser'`; `body`/`text` are the rendered HTML, or the raw
- *          bytes for a non-HTML document (a PDF opened directly); `screenshot` and `actions` when asked.
+ *          bytes for a non-HTML document (a PDF opened directly); `captures` and `actions` when asked.
  * @throws TrawlError BAD_REQUEST (invalid actions), UNSAFE_TARGET (private target refused),
  *         SCRAPE_TIMEOUT, SCRAPE_ACTION_ERROR, SCRAPE_DNS_RESOLUTION_ERROR, SCRAPE_SSL_ERROR,
  *         SCRAPE_SITE_ERROR, BACKEND_UNAVAILABLE (no browser), SCRAPE_JOB_CANCELLED,
@@ -116,8 +116,7 @@ async function scrapeOnPage(
   if (state.crashed) throw new TrawlError('SCRAPE_SITE_ERROR', `[browser] the page crashed the browser tab: ${request.url}`);
 
   if (request.options.blockAds !== false) await page.evaluate(removeCookieBanners, COOKIE_BANNER_SELECTORS).catch(() => 0);
-  const shot = screenshotFormat(request);
-  const screenshot = shot ? await screenshotToBlob(page, shot, ctx.blobs) : undefined;
+  const captures = request.captures ? await takeCaptures(page, request.captures, ctx) : undefined;
 
   const main = state.mainResponse ?? response ?? undefined;
   const headers = main?.headers() ?? {};
@@ -144,7 +143,7 @@ async function scrapeOnPage(
     contentType,
     body,
     text,
-    screenshot,
+    captures,
     actions: results,
     engine: 'browser',
     proxyUsed: request.proxy?.tier,
@@ -161,13 +160,6 @@ function tabCrashSignal(lease: Lease, url: string): AbortSignal {
     controller.abort(new TrawlError('SCRAPE_SITE_ERROR', `[browser] the page crashed the browser tab: ${url}`, { retryable: false })),
   );
   return controller.signal;
-}
-
-/** The screenshot format of the request, if any (compat.md §2.1: at most one). */
-function screenshotFormat(request: EngineRequest): ScreenshotOptions | undefined {
-  const f = request.options.formats?.find((x) => x.type === 'screenshot');
-  if (!f) return undefined;
-  return { fullPage: f.fullPage === true, quality: f.quality as number | undefined, viewport: f.viewport as ScreenshotOptions['viewport'] };
 }
 
 /**

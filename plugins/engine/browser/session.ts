@@ -10,7 +10,7 @@ import type { BrowserContext, Page } from 'puppeteer-core';
 import { TrawlError } from '../../../core/errors.ts';
 import { withDeadline } from '../../../core/net/deadline.ts';
 import type { EngineRequest, PluginContext } from '../../../core/plugin.ts';
-import type { Action } from '../../../core/http/models/scrape.ts';
+import type { Action } from '../../../core/scrape/actions.ts';
 import { runActions } from './actions.ts';
 import { navigationError } from './net-errors.ts';
 import { preparePage, type PageState } from './page-setup.ts';

@@ -6,7 +6,7 @@
  * when called directly. The pipeline calls it before queueing; the browser engine calls it again.
  */
 import { TrawlError } from '../../../core/errors.ts';
-import type { Action } from '../../../core/http/models/scrape.ts';
+import type { Action } from '../../../core/scrape/actions.ts';
 
 /** Most actions one scrape may carry (compat.md §2.2). */
 export const MAX_ACTIONS = 50;

@@ -1,0 +1,170 @@
+/**
+ * Small DOM toolkit over htmlparser2/domhandler shared by the HTML parser, the cleaner and the
+ * main-content extractor: parsing, safe serialization (entities encoded, see stack.md "HTML
+ * serialization trap"), iterative traversal (no recursion, so deeply nested pages cannot overflow the
+ * stack), text measures and tag sets.
+ */
+import { parseDocument } from 'htmlparser2';
+import render from 'dom-serializer';
+import { Element, Text, isTag, isText, type AnyNode, type Document, type ParentNode } from 'domhandler';
+
+export { Element, Text, isTag, isText };
+export type { AnyNode, Document, ParentNode };
+
+/** Whether a page is written as XHTML (XML declaration or XHTML namespace near the start). */
+export function looksLikeXhtml(html: string): boolean {
+  const head = html.slice(0, 2048).trimStart();
+  return head.startsWith('<?xml') || /<html[^>]+xmlns\s*=\s*["']http:\/\/www\.w3\.org\/1999\/xhtml/i.test(head);
+}
+
+/**
+ * Parses an HTML string into a domhandler Document (tags and attribute names lower-cased, entities
+ * decoded). XHTML pages get `<a id="x"/>` read as self-closing, as their authors meant.
+ */
+export function parseHtml(html: string): Document {
+  return parseDocument(html, {
+    lowerCaseTags: true,
+    lowerCaseAttributeNames: true,
+    decodeEntities: true,
+    recognizeSelfClosing: looksLikeXhtml(html),
+  });
+}
+
+/** Serializes nodes to HTML with markup characters encoded and non-ASCII kept as UTF-8. */
+export function serializeHtml(nodes: AnyNode | ArrayLike<AnyNode>): string {
+  return render(nodes, { encodeEntities: 'utf8', decodeEntities: true });
+}
+
+/** Elements rendered inline; everything else counts as a block boundary for text measures. */
+export const INLINE_TAGS = new Set([
+  'a', 'abbr', 'acronym', 'b', 'bdi', 'bdo', 'big', 'br', 'cite', 'code', 'data', 'del', 'dfn', 'em',
+  'font', 'i', 'img', 'ins', 'kbd', 'label', 'mark', 'nobr', 'q', 's', 'samp', 'small', 'span', 'strike',
+  'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var', 'wbr', 'picture', 'math',
+]);
+
+export const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/** Returns the first element named `name` in document order, or undefined. */
+export function findFirst(root: ParentNode, name: string): Element | undefined {
+  for (const el of elements(root)) if (el.name === name) return el;
+  return undefined;
+}
+
+/** All descendant elements of `root` in document order (iterative pre-order walk). */
+export function* elements(root: ParentNode): Generator<Element> {
+  const stack: AnyNode[] = [...root.children].reverse();
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!isTag(node)) continue;
+    yield node;
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+  }
+}
+
+/** Elements in post-order (children before parents), iterative. */
+export function postOrder(root: ParentNode): Element[] {
+  const out: Element[] = [];
+  const stack: [Element, boolean][] = [];
+  for (let i = root.children.length - 1; i >= 0; i--) {
+    const c = root.children[i];
+    if (isTag(c)) stack.push([c, false]);
+  }
+  while (stack.length) {
+    const top = stack[stack.length - 1];
+    if (top[1]) {
+      stack.pop();
+      out.push(top[0]);
+      continue;
+    }
+    top[1] = true;
+    const kids = top[0].children;
+    for (let i = kids.length - 1; i >= 0; i--) {
+      const c = kids[i];
+      if (isTag(c)) stack.push([c, false]);
+    }
+  }
+  return out;
+}
+
+/** Removes a node from its parent (no-op for detached nodes). */
+export function detach(node: AnyNode): void {
+  const parent = node.parent;
+  if (!parent) return;
+  const idx = parent.children.indexOf(node as never);
+  if (idx >= 0) parent.children.splice(idx, 1);
+  if (node.prev) node.prev.next = node.next;
+  if (node.next) node.next.prev = node.prev;
+  node.parent = node.prev = node.next = null;
+}
+
+/** Replaces an element by its children (keeps the text, drops the wrapper). */
+export function unwrap(el: Element): void {
+  const parent = el.parent;
+  if (!parent) return;
+  const idx = parent.children.indexOf(el);
+  const kids = el.children;
+  for (const k of kids) k.parent = parent;
+  parent.children.splice(idx, 1, ...kids);
+  el.children = [];
+  relink(parent);
+  el.parent = el.prev = el.next = null;
+}
+
+/** Re-sets prev/next pointers of a parent's children after a splice. */
+export function relink(parent: ParentNode): void {
+  const kids = parent.children;
+  for (let i = 0; i < kids.length; i++) {
+    kids[i].prev = kids[i - 1] ?? null;
+    kids[i].next = kids[i + 1] ?? null;
+    kids[i].parent = parent;
+  }
+}
+
+/** Collapses whitespace runs to one space and trims. */
+export function normalizeSpace(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+/** Text content of a node (iterative; `<br>` counts as a space). */
+export function textOf(node: AnyNode): string {
+  if (isText(node)) return node.data;
+  if (!isTag(node) && !('children' in node)) return '';
+  const parts: string[] = [];
+  const stack: AnyNode[] = [node];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (isText(n)) parts.push(n.data);
+    else if (isTag(n)) {
+      if (n.name === 'br') parts.push(' ');
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+    } else if ('children' in n) {
+      const kids = (n as ParentNode).children;
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+    }
+  }
+  return parts.join('');
+}
+
+/** Class and id of an element joined by a space (lower case), for hint matching. */
+export function classAndId(el: Element): string {
+  const c = el.attribs.class ?? '';
+  const id = el.attribs.id ?? '';
+  return (c + ' ' + id).toLowerCase();
+}
+
+/** Whether `el` has an ancestor (strict) accepted by `test`. */
+export function hasAncestor(el: AnyNode, test: (a: Element) => boolean): boolean {
+  for (let p = el.parent; p; p = p.parent) if (isTag(p) && test(p)) return true;
+  return false;
+}
+
+/** Whether `a` is a strict ancestor of `b`. */
+export function isAncestor(a: AnyNode, b: AnyNode): boolean {
+  for (let p = b.parent; p; p = p.parent) if (p === a) return true;
+  return false;
+}
+
+/** The `body` element, or the document itself when the page has none. */
+export function bodyOf(doc: Document): ParentNode {
+  return findFirst(doc, 'body') ?? doc;
+}
