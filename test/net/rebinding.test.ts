@@ -44,7 +44,7 @@ function serve(host: string, p: number, name: keyof typeof hits) {
     },
   });
   servers.push(s);
-  return s.port;
+  return s.port!;
 }
 
 beforeAll(async () => {
