@@ -28,6 +28,7 @@ export const TrawlConfigSchema = Type.Object({
     Type.Union([Bool, Type.String({ pattern: '^\\s*[0-9a-fA-F:.\\[\\]]+(/\\d{1,3})?\\s*(,\\s*[0-9a-fA-F:.\\[\\]]+(/\\d{1,3})?\\s*)*$' })]),
   ),
   TRAWL_DNS_SERVERS: Type.Optional(Type.String()),
+  TRAWL_ADMIN_KEY: Type.Optional(Type.String({ minLength: 1 })),
   CHROMIUM_PATH: Type.Optional(Type.String({ minLength: 1 })),
   TRAWL_LOG_LEVEL: Type.Optional(
     Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
@@ -109,6 +110,8 @@ export interface ResolvedConfig {
    */
   contentThreads: number;
   browserPoolSize: number;
+  /** Admin key `trawl keys|teams ... --server <url>` sends (TRAWL_ADMIN_KEY): kept off the command line, where `ps` shows it. */
+  adminKey?: string;
   /** Largest response body the fetch engine reads, in bytes. */
   maxFetchBytes: number;
   /** Largest request body the API accepts, in bytes (compat.md §1.1: 10 MB). */
@@ -290,6 +293,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workerConcurrency: Math.max(1, int(c.TRAWL_WORKER_CONCURRENCY, 20)),
     contentThreads: Math.max(0, Math.min(16, int(c.TRAWL_CONTENT_THREADS, Math.min(4, availableParallelism() - 2)))),
     browserPoolSize: Math.max(1, int(c.TRAWL_BROWSER_POOL_SIZE, 2)),
+    adminKey: c.TRAWL_ADMIN_KEY,
     maxFetchBytes: int(c.TRAWL_MAX_FETCH_BYTES, 50 * 1024 * 1024),
     maxBodyBytes: int(c.TRAWL_MAX_BODY_BYTES, 10 * 1024 * 1024),
     proxies: {
