@@ -120,7 +120,8 @@ async function probeRole(targets: string[]) {
   const worst = targets.map(() => 0);
   let running = true;
   void (async () => {
-    for await (const _ of Bun.stdin.stream()) void _;
+    const reader = Bun.stdin.stream().getReader();
+    while (!(await reader.read()).done);
     running = false;
   })();
   while (running) {
