@@ -67,7 +67,7 @@ export async function pinnedFetch(url: string | URL, init: PinnedInit, policy: T
   if (policy.allowAll || init.proxy || isIP(bare) || addresses.length === 0) return fetch(target.href, init);
   const headers = new Headers(init.headers);
   if (!headers.has('host')) headers.set('host', target.host);
-  const tls = target.protocol === 'https:' ? { ...init.tls, servername: bare } : init.tls;
+  const tls = target.protocol === 'https:' ? { ...init.tls, servername: bare.replace(/\.$/, '') } : init.tls;
   const order = connectOrder(addresses);
   for (let i = 0; ; i++) {
     const connect = pinnedUrl(target, order[i]!);
