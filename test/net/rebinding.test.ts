@@ -22,6 +22,7 @@ import { startDnsServer, type TestDnsServer } from '../fixtures/net/dns-server.t
 import type { ScrapeOptions } from '../../core/http/models/scrape.ts';
 import { pinnedFetch } from '../../core/net/pinned-fetch.ts';
 import { execFileSync } from 'node:child_process';
+import { startTinyproxy, VIA_NAME } from '../scrape-options/proxies.ts';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,6 +98,25 @@ describe('the fetch engine connects to the checked address', () => {
     expect(hits.site).toBe(refused);
   });
 
+  test('through a proxy the guard still checks the name and the proxy connects (it resolves then)', async () => {
+    const proxy = await startTinyproxy();
+    let via: string | null = null;
+    const echo = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (req) => ((via = req.headers.get('via')), new Response('<p>via</p>', { headers: { 'content-type': 'text/html' } })) });
+    try {
+      const { targets } = loadConfig({ TRAWL_ALLOW_PRIVATE_TARGETS: '127.0.0.1', TRAWL_DNS_SERVERS: dns.server });
+      const request = { url: `http://127.0.0.1:${echo.port}/`, headers: {}, options: { ...SCRAPE_DEFAULTS, formats: [] } as unknown as ScrapeOptions, timeoutMs: 20_000, targets, proxy: { name: 'basic', url: proxy.url, tier: 'basic' as const } };
+      const res = await fetchEngine.fetch(request, ctxOf(targets));
+      expect(res.text).toContain('via');
+      expect(via).toContain(VIA_NAME);
+      dns.set('inside.test', ['127.0.0.2']);
+      const refused = await fetchEngine.fetch({ ...request, url: `http://inside.test:${echo.port}/` }, ctxOf(targets)).catch((e) => e);
+      expect(refused.code).toBe('UNSAFE_TARGET');
+    } finally {
+      echo.stop(true);
+      await proxy.stop();
+    }
+  });
+
   test('a refusal names the host but not its address', async () => {
     dns.set('inside.test', ['127.0.0.2']);
     const { targets } = loadConfig({ TRAWL_ALLOW_PRIVATE_TARGETS: '127.0.0.1', TRAWL_DNS_SERVERS: dns.server });
@@ -117,6 +137,10 @@ test('over TLS the pinned connection sends and verifies the name (SNI, certifica
   dns.set('rebind.test', ['127.0.0.1']);
   const res = await pinnedFetch(`https://rebind.test:${secure.port}/`, { tls: { ca: cert } }, targets);
   expect(await res.text()).toBe(`host rebind.test:${secure.port}`);
+  // A certificate the runtime does not trust: the error names the URL as given, not the address.
+  const e = await pinnedFetch(`https://rebind.test:${secure.port}/`, {}, targets).catch((e) => e);
+  expect(e).toBeInstanceOf(Error);
+  expect(String(e.message)).not.toContain('127.0.0.1');
 });
 
 describe('webhook delivery', () => {
