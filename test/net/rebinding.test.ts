@@ -100,7 +100,7 @@ describe('the fetch engine connects to the checked address', () => {
 
   test('through a proxy the guard still checks the name and the proxy connects (it resolves then)', async () => {
     const proxy = await startTinyproxy();
-    let via: string | null = null;
+    let via = null as string | null;
     const echo = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (req) => ((via = req.headers.get('via')), new Response('<p>via</p>', { headers: { 'content-type': 'text/html' } })) });
     try {
       const { targets } = loadConfig({ TRAWL_ALLOW_PRIVATE_TARGETS: '127.0.0.1', TRAWL_DNS_SERVERS: dns.server });
