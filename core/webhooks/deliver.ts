@@ -56,14 +56,13 @@ async function drainCapped(res: Response): Promise<void> {
 /** Sends one delivery once; returns the HTTP status (0 when no response) and an error text. */
 async function attempt(deps: DeliveryDeps, row: DeliveryRow): Promise<{ status: number; error?: string }> {
   try {
-    const init = {
+    const res = await pinnedFetch(row.url, {
       method: 'POST',
       headers: { ...row.headers, 'content-type': 'application/json', ...signatureHeaders(row.body, deps.secret) },
       body: row.body,
-      redirect: 'manual' as const,
+      redirect: 'manual',
       signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-    };
-    const res = await pinnedFetch(row.url, init, deps.targets);
+    }, deps.targets);
     await drainCapped(res);
     return res.ok ? { status: res.status } : { status: res.status, error: `HTTP ${res.status}` };
   } catch (e) {
