@@ -17,6 +17,13 @@ const Int = Type.String({ pattern: '^[0-9]+$' });
 const Url = Type.String({ pattern: '^[a-zA-Z][a-zA-Z0-9+.-]*://.+' });
 
 /** The user config: environment variable names and the shape of their values. */
+/**
+ * The most links one page gives: the `links` format, the links a crawl follows from a page and those
+ * map reads from its start page; the first ones in document order are kept (issue 15 item 8: a page of
+ * 1,000,000 links otherwise costs gigabytes). Not configurable.
+ */
+export const MAX_LINKS_PER_PAGE = 10_000;
+
 export const TrawlConfigSchema = Type.Object({
   PORT: Type.Optional(Int),
   HOST: Type.Optional(Type.String({ minLength: 1 })),
@@ -29,6 +36,7 @@ export const TrawlConfigSchema = Type.Object({
     Type.Union([Bool, Type.String({ pattern: '^\\s*[0-9a-fA-F:.\\[\\]]+(/\\d{1,3})?\\s*(,\\s*[0-9a-fA-F:.\\[\\]]+(/\\d{1,3})?\\s*)*$' })]),
   ),
   TRAWL_DNS_SERVERS: Type.Optional(Type.String()),
+  TRAWL_ADMIN_KEY: Type.Optional(Type.String({ minLength: 1 })),
   CHROMIUM_PATH: Type.Optional(Type.String({ minLength: 1 })),
   TRAWL_LOG_LEVEL: Type.Optional(
     Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
@@ -112,11 +120,15 @@ export interface ResolvedConfig {
   /**
    * Worker threads that turn fetched web pages into documents (core/pipeline/content-threads.ts);
    * 0 does that work on the main thread. Default: the machine's cores less two (the main thread and
-   * the embedded database's thread), at most 4: on 2 cores a content thread measured no faster and
-   * ~90 MB larger (bench/crawl).
+   * the embedded database's thread), at least 1 and at most 4. On 2 cores a content thread measured
+   * no faster for a crawl and ~90 MB larger (bench/crawl), but without it one large page holds the
+   * main thread, and with it every request and `/health`, for as long as it takes to parse
+   * (bench/security/LARGE-PAGES.md: 48 s on a 30 MB page).
    */
   contentThreads: number;
   browserPoolSize: number;
+  /** Admin key `trawl keys|teams ... --server <url>` sends (TRAWL_ADMIN_KEY): kept off the command line, where `ps` shows it. */
+  adminKey?: string;
   /** Largest response body the fetch engine reads, in bytes. */
   maxFetchBytes: number;
   /** Largest request body the API accepts, in bytes (compat.md §1.1: 10 MB). */
@@ -322,8 +334,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     chromiumPath: c.CHROMIUM_PATH ?? '/usr/bin/chromium',
     logLevel: c.TRAWL_LOG_LEVEL ?? 'info',
     workerConcurrency: Math.max(1, int(c.TRAWL_WORKER_CONCURRENCY, 20)),
-    contentThreads: Math.max(0, Math.min(16, int(c.TRAWL_CONTENT_THREADS, Math.min(4, availableParallelism() - 2)))),
+    contentThreads: Math.max(0, Math.min(16, int(c.TRAWL_CONTENT_THREADS, Math.max(1, Math.min(4, availableParallelism() - 2))))),
     browserPoolSize: Math.max(1, int(c.TRAWL_BROWSER_POOL_SIZE, 2)),
+    adminKey: c.TRAWL_ADMIN_KEY,
     maxFetchBytes: int(c.TRAWL_MAX_FETCH_BYTES, 50 * 1024 * 1024),
     maxBodyBytes: int(c.TRAWL_MAX_BODY_BYTES, 10 * 1024 * 1024),
     proxies: {

@@ -3,12 +3,15 @@
  * `Sitemap:` lines, `/sitemap.xml`, indexes, gzip) and the links of the start page, kept within the
  * start host (and its subdomains with `includeSubdomains`) and under the start path, deduplicated by
  * the crawl's normalization (query dropped by default), optionally ranked by a `search` query, cut to
- * `limit`. Titles and descriptions are given where known (the start page).
+ * `limit`. Titles and descriptions are given where known (the start page). Reads at most 200,000
+ * sitemap URLs (core/crawl/sitemap.ts) and 10,000 start-page links (MAX_LINKS_PER_PAGE), in slices:
+ * map runs in the API process.
  */
 import type { DiscoveryDeps } from './discovery.ts';
 import { TrawlError } from '../errors.ts';
 import { fetchResource } from './fetch-resource.ts';
-import { extractLinks } from './links.ts';
+import { extractLinksYielding } from './links.ts';
+import { breathe } from './yielding.ts';
 import { fetchRobotsText, parseRobots } from './robots.ts';
 import { extensionOf, hostRelation, underPath } from './scope.ts';
 import { readSitemaps, sitemapCandidates } from './sitemap.ts';
@@ -69,7 +72,7 @@ export async function runMap(deps: Omit<DiscoveryDeps, 'db'>, req: MapRequest, s
   }
   const page = await startPage;
   if (page?.text && /html|xml/.test(page.contentType)) {
-    const { links, title, description } = extractLinks(page.text, page.url);
+    const { links, title, description } = await extractLinksYielding(page.text, page.url);
     found[0] = { url: found[0].url, ...(title ? { title } : {}), ...(description ? { description } : {}) };
     for (const u of links) found.push({ url: u });
   }
@@ -77,7 +80,9 @@ export async function runMap(deps: Omit<DiscoveryDeps, 'db'>, req: MapRequest, s
 
   const out: MapLink[] = [];
   const seen = new Map<string, MapLink>();
-  for (const link of found) {
+  for (let i = 0; i < found.length; i++) {
+    if (i % 2_000 === 1_999) await breathe(); // up to 210,000 URLs: let /health and the rest in
+    const link = found[i]!;
     const parsed = parseHttpUrl(link.url);
     if (!parsed) continue;
     const relation = hostRelation(parsed.hostname, start, true);

@@ -77,8 +77,11 @@ const v4FromGroups = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >>
 /**
  * Whether an IP address is not a public internet address: private (RFC 1918, fc00::/7), loopback,
  * link-local (169.254/16 with cloud metadata, fe80::/10), carrier-grade NAT, multicast, reserved,
- * documentation and unspecified ranges. IPv4 embedded in IPv6 (`::ffff:a.b.c.d`, NAT64 `64:ff9b::/96`,
- * 6to4 `2002::/16`) is judged by its IPv4 part. Anything that does not parse counts as private.
+ * documentation and unspecified ranges. IPv4 embedded in IPv6 (mapped `::ffff:a.b.c.d`, NAT64
+ * `64:ff9b::/96`, 6to4 `2002::/16`) is judged by its IPv4 part; the embeddings that are never publicly
+ * routed or hide the IPv4 they reach (IPv4-compatible `::a.b.c.d`, SIIT `::ffff:0:a.b.c.d`, local-use
+ * NAT64 `64:ff9b:1::/48`, Teredo `2001::/32`) are private whatever they embed, as are benchmarking
+ * `2001:2::/48` and ORCHID `2001:10::/28`, `2001:20::/28`. Anything that does not parse counts as private.
  *
  * @param ip an IPv4 or IPv6 address literal (no brackets)
  */
@@ -91,9 +94,17 @@ export function isPrivateAddress(ip: string): boolean {
   const [a, b] = g as [number, number];
   if (g.every((x) => x === 0)) return true; // ::
   if (g.slice(0, 7).every((x) => x === 0) && g[7] === 1) return true; // ::1
-  if (g.slice(0, 5).every((x) => x === 0) && (g[5] === 0xffff || g[5] === 0)) return v4Private(v4FromGroups(g[6]!, g[7]!));
-  if (a === 0x64 && b === 0xff9b) return v4Private(v4FromGroups(g[6]!, g[7]!)); // NAT64
+  const zero4 = g.slice(0, 4).every((x) => x === 0);
+  if (zero4 && g[4] === 0 && g[5] === 0xffff) return v4Private(v4FromGroups(g[6]!, g[7]!)); // ::ffff:a.b.c.d mapped
+  if (zero4 && g[4] === 0 && g[5] === 0) return true; // ::a.b.c.d IPv4-compatible (deprecated, never routed)
+  if (zero4 && g[4] === 0xffff && g[5] === 0) return true; // ::ffff:0:a.b.c.d SIIT translated (RFC 6145)
+  if (a === 0x64 && b === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return v4Private(v4FromGroups(g[6]!, g[7]!)); // NAT64
+  if (a === 0x64 && b === 0xff9b) return true; // 64:ff9b:1::/48 local-use NAT64 (RFC 8215) and the rest of 64:ff9b::/32
   if (a === 0x2002) return v4Private(v4FromGroups(b, g[2]!)); // 6to4
+  if (a === 0x2001 && b === 0) return true; // Teredo 2001::/32: the relay reaches an embedded IPv4
+  if (a === 0x2001 && b === 2 && g[2] === 0) return true; // benchmarking 2001:2::/48
+  if (a === 0x2001 && (b & 0xfff0) === 0x10) return true; // ORCHID 2001:10::/28
+  if (a === 0x2001 && (b & 0xfff0) === 0x20) return true; // ORCHIDv2 2001:20::/28
   if ((a & 0xfe00) === 0xfc00) return true; // unique local
   if ((a & 0xffc0) === 0xfe80) return true; // link-local
   if ((a & 0xffc0) === 0xfec0) return true; // site-local (deprecated)
@@ -142,6 +153,39 @@ export function isBlockedAddress(ip: string, policy: TargetPolicy): boolean {
 export const systemLookup: Lookup = async (hostname) =>
   (await dnsLookup(hostname, { all: true, verbatim: true })).map((r) => r.address);
 
+/** A verdict with the addresses the host was judged by: the literal itself, the resolved ones, or none with `allowAll`. */
+export type ResolvedHost = { ok: true; addresses: string[] } | Extract<HostVerdict, { ok: false }>;
+
+/**
+ * Resolves `host` once and judges every address it has: what a connection must then be pinned to
+ * (core/net/pinned-fetch.ts), so a second resolution cannot rebind it to a private address.
+ *
+ * @param host a host name or IP literal, lowercase, no brackets or trailing dot
+ * @param lookup the resolver (the policy's DNS servers or the system's)
+ */
+export async function resolveHost(host: string, policy: TargetPolicy, lookup: Lookup): Promise<ResolvedHost> {
+  if (policy.allowAll) return { ok: true, addresses: [] };
+  if ((host === 'localhost' || host.endsWith('.localhost')) && !isIP(host)) {
+    if (policy.exceptions.length === 0) return { ok: false, kind: 'private', reason: `${host} is a loopback name` };
+  }
+  if (isIP(host)) {
+    return isBlockedAddress(host, policy) ? { ok: false, kind: 'private', reason: `${host} is a private address` } : { ok: true, addresses: [host] };
+  }
+  let addresses: string[];
+  try {
+    addresses = await lookup(host);
+  } catch (e) {
+    return { ok: false, kind: 'unresolved', reason: `${host} could not be resolved (${(e as Error).message})` };
+  }
+  if (addresses.length === 0) return { ok: false, kind: 'unresolved', reason: `${host} has no address` };
+  // The address stays out of the reason: errors must not map internal names to addresses (issue 15).
+  if (addresses.some((a) => isBlockedAddress(a, policy))) return { ok: false, kind: 'private', reason: `${host} resolves to a private address` };
+  return { ok: true, addresses };
+}
+
+/** `URL.hostname` as the guard keys it: no brackets, lowercase, no trailing dot. */
+export const guardHostName = (hostname: string) => hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+
 /**
  * Creates a per-job host checker with a small cache (a page asks about the same hosts many times).
  *
@@ -151,27 +195,13 @@ export const systemLookup: Lookup = async (hostname) =>
  */
 export function createHostGuard(policy: TargetPolicy = GUARDED, lookup: Lookup = policyLookup(policy, systemLookup)) {
   const cache = new Map<string, Promise<HostVerdict>>();
-  async function judge(host: string): Promise<HostVerdict> {
-    if (policy.allowAll) return { ok: true };
-    if ((host === 'localhost' || host.endsWith('.localhost')) && !isIP(host)) {
-      if (policy.exceptions.length === 0) return { ok: false, kind: 'private', reason: `${host} is a loopback name` };
-    }
-    if (isIP(host)) {
-      return isBlockedAddress(host, policy) ? { ok: false, kind: 'private', reason: `${host} is a private address` } : { ok: true };
-    }
-    let addresses: string[];
-    try {
-      addresses = await lookup(host);
-    } catch (e) {
-      return { ok: false, kind: 'unresolved', reason: `${host} could not be resolved (${(e as Error).message})` };
-    }
-    if (addresses.length === 0) return { ok: false, kind: 'unresolved', reason: `${host} has no address` };
-    const bad = addresses.find((a) => isBlockedAddress(a, policy));
-    return bad ? { ok: false, kind: 'private', reason: `${host} resolves to the private address ${bad}` } : { ok: true };
-  }
+  const judge = async (host: string): Promise<HostVerdict> => {
+    const v = await resolveHost(host, policy, lookup);
+    return v.ok ? { ok: true } : v;
+  };
   return {
     check(hostname: string): Promise<HostVerdict> {
-      const host = hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+      const host = guardHostName(hostname);
       let v = cache.get(host);
       if (!v) {
         v = judge(host);

@@ -7,7 +7,7 @@
  */
 import type { Database } from '../db/client.ts';
 import type { Logger } from '../log.ts';
-import { assertFetchable } from '../net/address.ts';
+import { pinnedFetch } from '../net/pinned-fetch.ts';
 import type { TargetPolicy } from '../net/target-policy.ts';
 import { signatureHeaders } from './sign.ts';
 
@@ -37,18 +37,36 @@ interface DeliveryRow {
   attempts: number;
 }
 
+/** The most of a receiver's answer read, bytes; the rest is cancelled unread (issue 15 item 7). */
+export const MAX_RESPONSE_BYTES = 4096;
+
+/** Reads at most MAX_RESPONSE_BYTES of a response body (keeping the connection reusable for short answers) and cancels the rest. */
+async function drainCapped(res: Response): Promise<void> {
+  if (!res.body) return;
+  const reader = res.body.getReader();
+  try {
+    for (let read = 0; read <= MAX_RESPONSE_BYTES; ) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
 /** Sends one delivery once; returns the HTTP status (0 when no response) and an error text. */
 async function attempt(deps: DeliveryDeps, row: DeliveryRow): Promise<{ status: number; error?: string }> {
   try {
-    await assertFetchable(row.url, deps.targets);
-    const res = await fetch(row.url, {
+    const res = await pinnedFetch(row.url, {
       method: 'POST',
       headers: { ...row.headers, 'content-type': 'application/json' },
       body: row.body,
       redirect: 'manual',
       signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-    });
-    await res.arrayBuffer().catch(() => undefined);
+    }, deps.targets);
+    await drainCapped(res);
     return res.ok ? { status: res.status } : { status: res.status, error: `HTTP ${res.status}` };
   } catch (e) {
     return { status: 0, error: (e as Error).message || String(e) };

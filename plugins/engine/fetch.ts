@@ -1,13 +1,13 @@
 /**
  * The fetch engine: plain HTTP(S) with Bun's fetch. Follows redirects itself (at most 10) so that every
- * hop passes the SSRF guard, enforces the scrape timeout and the body size cap while streaming,
+ * hop passes the SSRF guard and connects to the address it checked (core/net/pinned-fetch.ts), enforces the scrape timeout and the body size cap while streaming,
  * accepts gzip/deflate/br (decompressed by the runtime), decodes text with its charset, and reaches the
  * target through an HTTP proxy when the request names one. Serves plain pages; anything needing
  * JavaScript, actions or screenshots goes to the browser engine.
  */
 import { defineEngine, type EngineRequest, type EngineResponse, type PluginContext } from '../../core/plugin.ts';
 import { TrawlError } from '../../core/errors.ts';
-import { assertFetchable } from '../../core/net/address.ts';
+import { pinnedFetch } from '../../core/net/pinned-fetch.ts';
 import { decodeBody, isTextual } from '../../core/net/charset.ts';
 import { withDeadline } from '../../core/net/deadline.ts';
 
@@ -93,16 +93,19 @@ async function fetchWithin(request: EngineRequest, ctx: PluginContext, signal: A
   let url = request.url;
   try {
     for (let hop = 0; ; hop++) {
-      await assertFetchable(url, request.targets);
-      const res = await fetch(url, {
-        method: 'GET',
-        headers,
-        redirect: 'manual',
-        signal,
-        proxy: request.proxy?.url,
-        tls: { rejectUnauthorized: !request.options.skipTlsVerification },
-        decompress: true,
-      } as RequestInit);
+      const res = await pinnedFetch(
+        url,
+        {
+          method: 'GET',
+          headers,
+          redirect: 'manual',
+          signal,
+          proxy: request.proxy?.url,
+          tls: { rejectUnauthorized: !request.options.skipTlsVerification },
+          decompress: true,
+        },
+        request.targets,
+      );
       const location = res.headers.get('location');
       if (res.status >= 300 && res.status < 400 && location) {
         await res.body?.cancel().catch(() => {});
