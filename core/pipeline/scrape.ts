@@ -20,6 +20,7 @@ import type { ProfileOpener } from '../profiles/index.ts';
 import { cleanDom } from '../../parsers/html/clean.ts';
 import type { ContentThreads } from './content-threads.ts';
 import { serializeHtml, type AnyNode } from '../../parsers/html/dom.ts';
+import { redactDocument } from '../privacy/document.ts';
 
 /** A Document: requested format fields plus `metadata` (compat.md §3). */
 export type Document = Record<string, unknown> & { metadata: Record<string, unknown> };
@@ -196,7 +197,7 @@ async function scrapeFresh(req: ScrapeRequest, deps: ScrapeDeps, signal: AbortSi
   const run = runContext(req, deps, signal);
   try {
     const response = await run.guard(fetchWithEngine(req, deps, run.ctx, profile));
-    return await buildDocument(response, req, deps, run);
+    return redactDocument(await buildDocument(response, req, deps, run), req.options.redactPII);
   } finally {
     run.end();
   }

@@ -3,7 +3,7 @@
  * `mask` → one `*` per character (line breaks kept, so a private-key block keeps its shape),
  * `remove` → nothing.
  */
-import type { Finding, RedactOptions, ReplaceStyle } from './types.ts';
+import type { Finding, PiiEntity, PiiMode, RedactOptions, ReplaceStyle } from './types.ts';
 import { detectPII } from './detect.ts';
 
 function replacement(text: string, f: Finding, style: ReplaceStyle): string {
@@ -23,9 +23,28 @@ export function applyFindings(text: string, findings: Finding[], style: ReplaceS
   return out + text.slice(at);
 }
 
+/**
+ * Finds PII in `text`, also where a URL percent-encodes the `@` of an email (`a%40b.com`): the
+ * detectors see a view with `%40` decoded, and the findings are mapped back to `text` offsets.
+ */
+export function findPII(text: string, mode: PiiMode, entities: readonly PiiEntity[]): Finding[] {
+  if (!/%40/i.test(text)) return detectPII(text, mode, entities);
+  let view = '';
+  const pos: number[] = [];
+  for (let i = 0; i < text.length; ) {
+    pos.push(i);
+    if (text[i] === '%' && text.slice(i + 1, i + 3) === '40') {
+      view += '@';
+      i += 3;
+    } else view += text[i++];
+  }
+  pos.push(text.length);
+  return detectPII(view, mode, entities).map((f) => ({ ...f, start: pos[f.start]!, end: pos[f.end]! }));
+}
+
 /** Redacts one string; returns it unchanged (the same string) when nothing is found. */
 export function redactText(text: string, options: RedactOptions): string {
   if (!/[\d@A-Za-z]/.test(text)) return text;
-  const findings = detectPII(text, options.mode, options.entities);
+  const findings = findPII(text, options.mode, options.entities);
   return findings.length ? applyFindings(text, findings, options.replaceStyle) : text;
 }

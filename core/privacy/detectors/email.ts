@@ -1,7 +1,8 @@
 /**
  * EMAIL detector: addresses in plain text, markdown and `mailto:` link targets, and in `accurate` and
  * `aggressive` mode the common obfuscations (`name [at] host [dot] tld`, `name(at)host.tld`).
- * Left alone: Mastodon handles (`@user@host`), scp-style git remotes (`git@host:path`), image names
+ * Left alone: Mastodon handles (`@user@host`), scp-style git remotes (`git@host:path`), the user info
+ * of a URL (`https://key@sentry.io/1`, a secret's business if anything), image names
  * such as `logo@2x.png`, package specs such as `pkg@1.2.3`.
  */
 import type { Detector, Finding, PiiMode } from '../types.ts';
@@ -26,6 +27,7 @@ export function detectEmails(text: string, mode: PiiMode): Finding[] {
     const tld = m[0].slice(m[0].lastIndexOf('.') + 1).toLowerCase();
     if (mode !== 'fast') {
       if (FILE_TLDS.has(tld)) continue;
+      if (/:\/\/[^\s/?#@]*$/.test(text.slice(Math.max(0, m.index - 200), m.index))) continue; // user info of a URL (https://key@host)
       if (/^:[\w~/.-]/.test(text.slice(end, end + 2))) continue; // git@github.com:org/repo
     }
     out.push({ type: 'EMAIL', start: m.index, end });

@@ -38,7 +38,7 @@ export function cardBrand(d: string): boolean {
   if (p2 === 34 || p2 === 37) return n === 15;
   if (d.startsWith('6011') || d.startsWith('65') || (p4 >= 6440 && p4 <= 6499)) return n >= 16 && n <= 19;
   if (p4 >= 3528 && p4 <= 3589) return n >= 16 && n <= 19;
-  if (p2 === 36 || p2 === 38 || (p4 >= 3000 && p4 <= 3059)) return n === 14;
+  if (p2 === 36 || p2 === 38 || (p4 >= 3000 && p4 <= 3059)) return n >= 14 && n <= 19;
   if (p2 === 62) return n >= 16 && n <= 19;
   return false;
 }

@@ -21,7 +21,7 @@ const US_TAIL = String.raw`(?:,?\s+(?:${UNIT}))?(?:,\s*(?:${CAP}\s?){1,3})?,?\s+
 const UK_POSTCODE = String.raw`\b(?:GIR 0AA|[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{2})\b`;
 const DE_SUFFIX = String.raw`(?:straße|strasse|str\.|weg|allee|platz|gasse|ring|damm|ufer|chaussee|steig|markt)`;
 const DE_STREET = String.raw`(?:(?:${CAP}|Große|Kleine|Alte|Neue)\s+)?[A-ZÄÖÜ][\p{L}-]*${DE_SUFFIX}\s*\d{1,4}\s?[a-z]?\b`;
-const TOWN = String.raw`[A-ZÀ-ÖØ-Þ][\p{Ll}'’.-]+(?:-[A-ZÀ-ÖØ-Þ][\p{Ll}'’.-]+)*`;
+const TOWN = String.raw`\p{Lu}[\p{Ll}'’]+(?:-\p{Lu}?[\p{Ll}'’]+)*`;
 const PLZ_CITY = String.raw`\b\d{5}[ \t]+${TOWN}(?:[ \t]+(?:am|an der|im|sur|en|lès)[ \t]+${TOWN})?`;
 /** Dutch postcodes (`1015 CJ Amsterdam`), common enough next to the four formats above. */
 const NL_POSTCODE = String.raw`\b[1-9]\d{3}[ \t]?[A-Z]{2}[ \t]+${TOWN}`;

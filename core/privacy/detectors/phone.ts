@@ -51,7 +51,7 @@ export function detectPhones(text: string, mode: PiiMode): Finding[] {
     const base = raw.replace(/[ \t]*(?:x|ext\.?|extension|poste|Durchwahl)[ \t]*\d{1,5}$/i, '');
     if (DATE.test(base) || /^\d{1,3}(?:\.\d{1,3}){3}$/.test(base)) continue;
     const pre = before(text, start, 30);
-    if ((NEGATIVE.test(pre) || REGISTRY.test(before(text, start, 50))) && !/^(?:\+|00)/.test(base)) continue;
+    if ((NEGATIVE.test(pre) || REGISTRY.test(text.slice(Math.max(0, start - 60), start).toLowerCase())) && !/^(?:\+|00)/.test(base)) continue;
     if (/^\d+(?:\.\d+){1,3}$/.test(base) && !/^\d{3}\.\d{3}\.\d{4}$/.test(base)) continue; // versions
     const cue = CUE.test(pre) || /^\s*(?:\(|,)?\s*(?:is our|ext|x\d)/.test(after(text, end, 12));
     const international = /^(?:\+|00)/.test(base);

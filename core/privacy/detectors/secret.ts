@@ -2,7 +2,8 @@
  * SECRET detector:
  * - API keys and tokens by their providers' documented prefixes (AWS, GitHub, GitLab, Slack, Stripe
  *   secret and restricted keys, Google, OpenAI, Anthropic, SendGrid, Twilio, npm, PyPI, Hugging Face,
- *   Shopify, Firecrawl, DigitalOcean …). Publishable keys (`pk_…`) are not secrets.
+ *   Shopify, Firecrawl, DigitalOcean …) and the token part of Slack and Discord webhook URLs.
+ *   Publishable keys (`pk_…`) are not secrets.
  * - PEM / OpenSSH private-key blocks, JWTs (`eyJ….eyJ….sig`), passwords in URLs (`://user:pw@`).
  * - Values assigned to a secret-looking name (`API_KEY=`, `"token": "…"`, `password:`) that are not
  *   placeholders and look random (entropy, mixed character classes); `aggressive` mode also takes
@@ -34,6 +35,8 @@ const PREFIXED = new RegExp(
     String.raw`\bfc-[0-9a-f]{32}\b`,
     String.raw`\bdop_v1_[a-f0-9]{64}\b`,
     String.raw`\b[a-z]{2,8}_(?:live|prod)_[A-Za-z0-9]{20,}\b`,
+    String.raw`(?<=hooks\.slack\.com/(?:services|workflows)/T[A-Z0-9]+/B[A-Z0-9]+/)[A-Za-z0-9]{20,}`,
+    String.raw`(?<=discord(?:app)?\.com/api/webhooks/\d+/)[A-Za-z0-9_-]{40,}`,
   ].join('|'),
   'g',
 );

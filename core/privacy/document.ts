@@ -1,0 +1,95 @@
+/**
+ * `redactPII` applied to a finished Document (compat.md §2.2, §3): one post-processing step the
+ * scrape and parse pipelines run before the document is cached, stored or serialized.
+ *
+ * What is redacted, by field:
+ * - Text (`tag` → `<EMAIL>`): `markdown` (link targets and code blocks included), `summary`,
+ *   `answer`, `highlights`, every string inside `json`, `pages[].markdown`, `blocks`,
+ *   `changeTracking`, action returns, and the text metadata (`title`, `description`, `keywords`,
+ *   `og*`/`dc*` text, `author`, any other `<meta>` string).
+ * - HTML (`html`, `rawHtml`, `actions.scrapes[].html`): the same detectors; a `tag` placeholder is
+ *   written `&lt;EMAIL&gt;` so it stays text.
+ * - URLs (`links`, `images`, and URL-valued metadata such as `sourceURL`, `url`, `ogUrl`): only the
+ *   PII a URL can carry (EMAIL, also percent-encoded `%40`; SECRET; PHONE), the placeholder
+ *   percent-encoded.
+ * - Not redacted: screenshots and other binary output (a `warning` says so when one is present),
+ *   a file returned base64-encoded, and fetch facts (`scrapeId`, `statusCode`, `contentType`, …).
+ */
+import type { Finding, PiiEntity, RedactOptions } from './types.ts';
+import { resolveRedactOptions } from './types.ts';
+import { applyFindings, findPII, redactText } from './redact.ts';
+
+type Doc = Record<string, unknown> & { metadata: Record<string, unknown> };
+
+/** Keys whose values are never text to redact (binary, ids, fetch facts). */
+const SKIP = new Set([
+  'screenshot', 'screenshots', 'rawBase64', 'pdfs', 'scrapeId', 'statusCode', 'contentType', 'proxyUsed', 'cacheState',
+  'cachedAt', 'creditsUsed', 'numPages', 'totalPages', 'timezone', 'language', 'warning', 'concurrencyLimited',
+  'concurrencyQueueDurationMs', 'audio', 'video',
+]);
+const HTML_KEYS = new Set(['html', 'rawHtml']);
+const URL_VALUE = /^(?:https?:|mailto:|tel:|ftp:|wss?:|\/\/)\S*$/i;
+const BASE64 = /^[A-Za-z0-9+/=\r\n]{256,}$/;
+const URL_ENTITIES: PiiEntity[] = ['EMAIL', 'SECRET', 'PHONE'];
+
+/** Redacts the PII a URL can carry; the placeholder is percent-encoded so the URL stays a URL. */
+export function redactUrl(url: string, options: RedactOptions): string {
+  const entities = options.entities.filter((e) => URL_ENTITIES.includes(e));
+  if (entities.length === 0) return url;
+  const findings = findPII(url, options.mode, entities);
+  if (findings.length === 0) return url;
+  const placeholder = (f: Finding) =>
+    options.replaceStyle === 'tag' ? encodeURIComponent(`<${f.type}>`) : options.replaceStyle === 'mask' ? '*'.repeat(f.end - f.start) : '';
+  return splice(url, findings, placeholder);
+}
+
+/** Replaces each finding's span (non-overlapping, sorted) by `placeholder(finding)`. */
+function splice(text: string, findings: Finding[], placeholder: (f: Finding) => string): string {
+  let out = '';
+  let at = 0;
+  for (const f of findings) {
+    out += text.slice(at, f.start) + placeholder(f);
+    at = f.end;
+  }
+  return out + text.slice(at);
+}
+
+function redactValue(value: unknown, options: RedactOptions, mode: 'text' | 'html' | 'url', key?: string): unknown {
+  if (typeof value === 'string') {
+    if (BASE64.test(value)) return value;
+    if (mode === 'url' || URL_VALUE.test(value)) return redactUrl(value, options);
+    if (mode === 'html') {
+      const findings = findPII(value, options.mode, options.entities);
+      if (!findings.length) return value;
+      return options.replaceStyle === 'tag'
+        ? splice(value, findings, (f) => `&lt;${f.type}&gt;`)
+        : applyFindings(value, findings, options.replaceStyle);
+    }
+    return redactText(value, options);
+  }
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, options, key === 'links' || key === 'images' ? 'url' : mode, key));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      out[k] = SKIP.has(k) ? v : redactValue(v, options, HTML_KEYS.has(k) ? 'html' : k === 'links' || k === 'images' ? 'url' : mode, k);
+    }
+    return out;
+  }
+  return value;
+}
+
+/**
+ * Redacts a finished document per the request's `redactPII` (true or `{mode, entities,
+ * replaceStyle}`); returns the document itself when redaction is off.
+ * @returns a new document; `metadata` keeps its key order
+ */
+export function redactDocument<D extends Doc>(doc: D, option: unknown): D {
+  const options = resolveRedactOptions(option);
+  if (!options) return doc;
+  const out = redactValue(doc, options, 'text') as Doc;
+  if (doc.screenshot !== undefined || (doc.actions as { screenshots?: unknown[] } | undefined)?.screenshots?.length) {
+    const note = 'redactPII does not apply to screenshots: they may show personal data.';
+    out.warning = out.warning ? `${out.warning as string} ${note}` : note;
+  }
+  return out as D;
+}
