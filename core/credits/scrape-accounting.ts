@@ -19,6 +19,7 @@ import { teamSettings } from '../auth/teams.ts';
 import { limitsFor, type Slot } from '../limits/index.ts';
 import { chargeCredits } from './ledger.ts';
 import { COSTS, scrapeCredits } from './costs.ts';
+import { recordScrapeActivity } from '../audit/activity.ts';
 
 /** What accounting needs of a queued scrape (a subset of core/jobs/scrape.ts ScrapeJobData). */
 export interface AccountedScrape extends ScrapeRequest {
@@ -96,13 +97,16 @@ export async function startScrapeAccounting(services: Services, data: AccountedS
       }
     },
     async charge() {
+      await recordScrapeActivity(services.db, data, 'completed', credits, log);
       if (credits <= 0) return;
       await chargeCredits(services.db, { teamId: data.teamId, apiKeyId: data.keyId, jobId: data.jobId, kind: 'scrape', refId: data.scrapeId, credits }).catch(
         (err) => log.error({ err, credits }, 'could not record the credits of a scrape'),
       );
     },
     async failed(error) {
-      if (TrawlError.wrap(error).code !== 'SCRAPE_LOCKDOWN_CACHE_MISS') return;
+      const lockdownMiss = TrawlError.wrap(error).code === 'SCRAPE_LOCKDOWN_CACHE_MISS';
+      await recordScrapeActivity(services.db, data, 'failed', lockdownMiss ? COSTS.lockdownMiss : 0, log);
+      if (!lockdownMiss) return;
       await chargeCredits(services.db, {
         teamId: data.teamId, apiKeyId: data.keyId, jobId: data.jobId, kind: 'lockdown_miss', refId: data.scrapeId, credits: COSTS.lockdownMiss,
       }).catch((err) => log.error({ err }, 'could not record the credit of a lockdown miss'));

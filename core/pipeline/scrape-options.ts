@@ -120,6 +120,7 @@ export function resolveScrapeOptions(raw: Record<string, any>, plugins: Map<stri
   return {
     formats,
     actions: actions?.length ? actions : undefined,
+    auditMetadata: raw.auditMetadata,
     blockAds: raw.blockAds ?? SCRAPE_DEFAULTS.blockAds,
     excludeTags: raw.excludeTags,
     headers: raw.headers,

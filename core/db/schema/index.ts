@@ -11,3 +11,4 @@ export * from './accounts.ts';
 export * from './crawl.ts';
 export * from './search.ts';
 export * from './scrape.ts';
+export * from './activity.ts';

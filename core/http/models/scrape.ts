@@ -77,10 +77,13 @@ export const RedactPII = Type.Union([
   }),
 ]);
 
+/** `auditMetadata` (compat.md §2.2): who asked, shown in the team's activity (GET /v2/team/activity). */
+export const AuditMetadata = Type.Object({ username: Type.String({ minLength: 1, maxLength: 256 }) });
+
 /** Scrape option fields other than `formats` (interface.md "Scrape options"). */
 export const scrapeOptionFields = {
   actions: Type.Optional(Type.Array(Action, { maxItems: 50 })),
-  auditMetadata: Type.Optional(Type.Object({ username: Type.String() })),
+  auditMetadata: Type.Optional(AuditMetadata),
   blockAds: Type.Optional(Type.Boolean({ default: true })),
   excludeTags: Type.Optional(Type.Array(Type.String())),
   headers: Type.Optional(Type.Record(Type.String(), Type.String())),
@@ -146,6 +149,8 @@ export interface FormatSpec {
 export interface ScrapeOptions {
   formats: FormatSpec[];
   actions?: Action[];
+  /** Audit attribution only (compat.md §2.2); stored with the team's activity. */
+  auditMetadata?: { username: string };
   blockAds: boolean;
   excludeTags?: string[];
   headers?: Record<string, string>;

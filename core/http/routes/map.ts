@@ -16,6 +16,7 @@ import { COSTS } from '../../credits/costs.ts';
 import { errorResponses } from '../models/common.ts';
 import { MapBody, MapResponse } from '../models/crawl.ts';
 import { admit } from '../guard.ts';
+import { auditMetadataOf, recordActivity } from '../../audit/activity.ts';
 
 /** Longest a map may run without an explicit `timeout`, ms. */
 const DEFAULT_MAP_BUDGET_MS = 120_000;
@@ -47,6 +48,8 @@ async function mapFor(services: Services, request: Request, body: Record<string,
   await chargeCredits(services.db, { teamId: principal.teamId, apiKeyId: principal.keyId, kind: 'map', refId: id, credits: COSTS.map }).catch((err) =>
     services.log.error({ err }, 'could not record the credit of a map'),
   );
+  await recordActivity(services.db, { id, teamId: principal.teamId, kind: 'map', status: 'completed', url, credits: COSTS.map, auditMetadata: auditMetadataOf(body), zeroDataRetention: false })
+    .catch((err) => services.log.warn({ err }, 'could not record the activity of a map'));
   return { id, ...result };
 }
 
