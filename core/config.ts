@@ -24,6 +24,7 @@ export const TrawlConfigSchema = Type.Object({
   TRAWL_PUBLIC_URL: Type.Optional(Url),
   TRAWL_AUTH: Type.Optional(Type.Union([Type.Literal('keys'), Type.Literal('off')])),
   TRAWL_ALLOW_PRIVATE_TARGETS: Type.Optional(Bool),
+  TRAWL_THREAT_LIST_FILE: Type.Optional(Type.String({ minLength: 1 })),
   CHROMIUM_PATH: Type.Optional(Type.String({ minLength: 1 })),
   TRAWL_LOG_LEVEL: Type.Optional(
     Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
@@ -84,6 +85,8 @@ export interface ResolvedConfig {
   dataDir: string;
   auth: 'keys' | 'off';
   allowPrivateTargets: boolean;
+  /** A file of blocked domains, one a line (`#` comments), for the `local-file` threat list (threatProtection). */
+  threatListFile?: string;
   chromiumPath: string;
   logLevel: string;
   /**
@@ -258,6 +261,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: resolve(cwd, c.TRAWL_DATA_DIR ?? './data'),
     auth: c.TRAWL_AUTH ?? 'keys',
     allowPrivateTargets: bool(c.TRAWL_ALLOW_PRIVATE_TARGETS, false),
+    threatListFile: c.TRAWL_THREAT_LIST_FILE ? resolve(cwd, c.TRAWL_THREAT_LIST_FILE) : undefined,
     chromiumPath: c.CHROMIUM_PATH ?? '/usr/bin/chromium',
     logLevel: c.TRAWL_LOG_LEVEL ?? 'info',
     workerConcurrency: Math.max(1, int(c.TRAWL_WORKER_CONCURRENCY, 20)),

@@ -12,7 +12,7 @@ import type { ScrapeOptions } from './http/models/scrape.ts';
 import type { BlobStore } from './blobs.ts';
 import type { Queryable } from './db/client.ts';
 
-export type PluginKind = 'format' | 'parser' | 'engine' | 'proxy' | 'search-provider' | 'support';
+export type PluginKind = 'format' | 'parser' | 'engine' | 'proxy' | 'search-provider' | 'support' | 'threat-list';
 
 /** What every plugin method receives: config, a child logger naming the plugin, and the job's limits. */
 export interface PluginContext {
@@ -312,7 +312,29 @@ export function defineSupport(plugin: Omit<SupportPlugin, 'kind'>): SupportPlugi
   return { kind: 'support', ...plugin };
 }
 
-export type AnyPlugin = EnginePlugin | ParserPlugin | FormatPlugin<any> | ProxyPlugin | SearchProviderPlugin | SupportPlugin;
+// ---------------------------------------------------------------------------------------------------
+// Threat lists: sources of blocked hosts for threatProtection (core/threat).
+
+/** A loaded list: the entry that blocks `host` (lower-case ASCII), or undefined. */
+export type ThreatListMatcher = (host: string) => string | undefined;
+
+export interface ThreatListPlugin {
+  kind: 'threat-list';
+  name: string;
+  /** Whether this instance's config sets the source up (unconfigured lists are skipped). */
+  configured(config: ResolvedConfig): boolean;
+  /**
+   * Loads the list once per process (core/threat/lists.ts memoizes it).
+   * @throws Error when the source cannot be read (the policy's `failurePolicy` decides then)
+   */
+  load(config: ResolvedConfig): Promise<ThreatListMatcher>;
+}
+
+export function defineThreatList(plugin: Omit<ThreatListPlugin, 'kind'>): ThreatListPlugin {
+  return { kind: 'threat-list', ...plugin };
+}
+
+export type AnyPlugin = EnginePlugin | ParserPlugin | FormatPlugin<any> | ProxyPlugin | SearchProviderPlugin | SupportPlugin | ThreatListPlugin;
 
 /** Plugin type by kind. */
 export interface PluginByKind {
@@ -322,4 +344,5 @@ export interface PluginByKind {
   proxy: ProxyPlugin;
   'search-provider': SearchProviderPlugin;
   support: SupportPlugin;
+  'threat-list': ThreatListPlugin;
 }

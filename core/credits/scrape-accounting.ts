@@ -20,6 +20,7 @@ import { limitsFor, type Slot } from '../limits/index.ts';
 import { chargeCredits } from './ledger.ts';
 import { COSTS, scrapeCredits } from './costs.ts';
 import { recordScrapeActivity } from '../audit/activity.ts';
+import { loadThreatLists } from '../threat/lists.ts';
 
 /** What accounting needs of a queued scrape (a subset of core/jobs/scrape.ts ScrapeJobData). */
 export interface AccountedScrape extends ScrapeRequest {
@@ -66,6 +67,8 @@ export async function startScrapeAccounting(services: Services, data: AccountedS
     ? services.log.child({ jobId: data.scrapeId, zeroDataRetention: true }, { redact: { paths: ZDR_REDACT, censor: '[redacted]' } })
     : services.log.child({ jobId: data.scrapeId, url: data.url });
   const team = await teamSettings(services.db, data.teamId, services.config.accounts.authCacheMs);
+  // Engines check threatProtection synchronously on every hop: have the threat lists loaded first.
+  if (data.options.threatProtection && data.options.threatProtection.mode !== 'manual-only') await loadThreatLists(services.registry, services.config);
   const limit = team?.concurrency ?? services.config.team.concurrency;
   const page = data.jobId !== undefined;
   const timeout = data.options.timeout;

@@ -9,6 +9,7 @@ import { TrawlError } from '../errors.ts';
 import type { FormatPlugin } from '../plugin.ts';
 import type { FormatSpec, ScrapeOptions } from '../http/models/scrape.ts';
 import { validateSelectors } from '../../parsers/html/selectors.ts';
+import { effectiveThreatPolicy, validateThreatPolicy } from '../threat/policy.ts';
 
 /** Defaults of interface.md "Scrape options" (timeout and maxAge in ms). */
 export const SCRAPE_DEFAULTS = {
@@ -139,7 +140,8 @@ export function resolveScrapeOptions(raw: Record<string, any>, plugins: Map<stri
     removeBase64Images: raw.removeBase64Images ?? SCRAPE_DEFAULTS.removeBase64Images,
     skipTlsVerification: raw.skipTlsVerification ?? SCRAPE_DEFAULTS.skipTlsVerification,
     storeInCache: sensitive || zeroDataRetention || lockdown ? false : (raw.storeInCache ?? SCRAPE_DEFAULTS.storeInCache),
-    threatProtection: raw.threatProtection,
+    // The request's own policy; routes that know the team merge the team policy in (core/threat/team.ts).
+    threatProtection: effectiveThreatPolicy(undefined, validateThreatPolicy(raw.threatProtection)),
     timeout,
     waitFor,
     zeroDataRetention,

@@ -21,6 +21,7 @@ import { cleanDom } from '../../parsers/html/clean.ts';
 import type { ContentThreads } from './content-threads.ts';
 import { serializeHtml, type AnyNode } from '../../parsers/html/dom.ts';
 import { redactDocument } from '../privacy/document.ts';
+import { assertThreatAllowed } from '../threat/check.ts';
 
 /** A Document: requested format fields plus `metadata` (compat.md §3). */
 export type Document = Record<string, unknown> & { metadata: Record<string, unknown> };
@@ -197,6 +198,7 @@ async function scrapeFresh(req: ScrapeRequest, deps: ScrapeDeps, signal: AbortSi
   const run = runContext(req, deps, signal);
   try {
     const response = await run.guard(fetchWithEngine(req, deps, run.ctx, profile));
+    assertThreatAllowed(response.url, req.options.threatProtection, { contentType: response.contentType });
     return redactDocument(await buildDocument(response, req, deps, run), req.options.redactPII);
   } finally {
     run.end();

@@ -8,6 +8,7 @@
 import { defineEngine, type EngineRequest, type EngineResponse, type PluginContext } from '../../core/plugin.ts';
 import { TrawlError } from '../../core/errors.ts';
 import { assertFetchable } from '../../core/net/address.ts';
+import { assertThreatAllowed } from '../../core/threat/check.ts';
 import { decodeBody, isTextual } from '../../core/net/charset.ts';
 import { withDeadline } from '../../core/net/deadline.ts';
 
@@ -94,6 +95,7 @@ async function fetchWithin(request: EngineRequest, ctx: PluginContext, signal: A
   try {
     for (let hop = 0; ; hop++) {
       await assertFetchable(url, request.allowPrivateTargets);
+      assertThreatAllowed(url, request.options.threatProtection);
       const res = await fetch(url, {
         method: 'GET',
         headers,

@@ -2,7 +2,7 @@
  * Teams: who owns API keys, jobs and documents, with their remaining credits and how many jobs they may
  * run at once. With `TRAWL_AUTH=off` a single default team is used.
  */
-import { bigint, boolean, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { jsonb, bigint, boolean, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 export const teams = pgTable('teams', {
   /** UUID as text. */
@@ -14,6 +14,8 @@ export const teams = pgTable('teams', {
   concurrency: integer('concurrency').notNull(),
   /** Zero data retention: documents of this team are not kept after delivery. */
   zdrEnabled: boolean('zdr_enabled').notNull().default(false),
+  /** threatProtection team policy (migration 0011_privacy_threat; core/threat/policy.ts), or null. */
+  threatPolicy: jsonb('threat_policy').$type<Record<string, unknown>>(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

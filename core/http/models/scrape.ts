@@ -5,6 +5,7 @@
  * registered format plugins (`scrapeOptionsSchema(formats)`), never hard-coded here.
  */
 import { Type, type TSchema, type Static } from '@sinclair/typebox';
+import type { ThreatPolicy } from '../../threat/policy.ts';
 
 const Int = (opts: Record<string, unknown> = {}) => Type.Integer(opts);
 
@@ -108,10 +109,10 @@ export const scrapeOptionFields = {
   storeInCache: Type.Optional(Type.Boolean({ default: true })),
   threatProtection: Type.Optional(
     Type.Object({
-      mode: Type.Optional(Type.String()),
+      mode: Type.Optional(Type.Union(['off', 'manual-only', 'normal', 'zscaler'].map((m) => Type.Literal(m)))),
       blacklist: Type.Optional(Type.Array(Type.String(), { maxItems: 1000 })),
       whitelist: Type.Optional(Type.Array(Type.String(), { maxItems: 1000 })),
-      blockedTlds: Type.Optional(Type.Array(Type.String())),
+      blockedTlds: Type.Optional(Type.Array(Type.String(), { maxItems: 1000 })),
       riskScoreThreshold: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
       failurePolicy: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')])),
     }),
@@ -171,7 +172,8 @@ export interface ScrapeOptions {
   removeBase64Images: boolean;
   skipTlsVerification: boolean;
   storeInCache: boolean;
-  threatProtection?: Record<string, unknown>;
+  /** The policy in force (core/threat): the request's over the team's; undefined when nothing is checked. */
+  threatProtection?: ThreatPolicy;
   /** ms, 1000 to 300000. */
   timeout: number;
   /** ms. */

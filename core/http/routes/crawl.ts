@@ -25,6 +25,8 @@ import { ActiveCrawlsModel, CancelledModel, crawlBodyModel, JobErrorsModel, JobS
 import { admit } from '../guard.ts';
 import { publicBaseUrl } from '../base-url.ts';
 import { rawJson } from '../errors.ts';
+import { resolveThreatPolicy } from '../../threat/team.ts';
+import { assertThreatAllowed } from '../../threat/check.ts';
 
 const Params = Type.Object({ id: Type.String() });
 
@@ -74,6 +76,10 @@ function crawlVersion(services: Services, version: 'v1' | 'v2') {
         const principal = await admit(services, request, {
           group: 'crawl', formats: scrape.formats, actions: scrape.actions, credits: crawler.limit, zeroDataRetention: scrape.zeroDataRetention,
         });
+        const bodyThreat = (body as { threatProtection?: unknown }).threatProtection;
+        scrape.threatProtection = await resolveThreatPolicy(services, principal.teamId, bodyThreat ?? body.scrapeOptions?.threatProtection, bodyThreat ? 'threatProtection' : 'scrapeOptions.threatProtection');
+        crawler.threatProtection = scrape.threatProtection;
+        assertThreatAllowed(crawler.url, scrape.threatProtection);
         await assertFetchable(crawler.url, services.config.allowPrivateTargets);
         const webhook = resolveWebhook(body.webhook);
         const { scrapeOptions, webhook: _w, origin: _o, integration: _i, ...rest } = body as Record<string, unknown>;

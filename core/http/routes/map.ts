@@ -17,6 +17,8 @@ import { errorResponses } from '../models/common.ts';
 import { MapBody, MapResponse } from '../models/crawl.ts';
 import { admit } from '../guard.ts';
 import { auditMetadataOf, recordActivity } from '../../audit/activity.ts';
+import { resolveThreatPolicy } from '../../threat/team.ts';
+import { assertThreatAllowed, threatVerdict } from '../../threat/check.ts';
 
 /** Longest a map may run without an explicit `timeout`, ms. */
 const DEFAULT_MAP_BUDGET_MS = 120_000;
@@ -24,6 +26,8 @@ const DEFAULT_MAP_BUDGET_MS = 120_000;
 async function mapFor(services: Services, request: Request, body: Record<string, any>, version: 'v1' | 'v2') {
   const url = normalizeTargetUrl(String(body.url));
   const principal = await admit(services, request, { group: 'map', credits: COSTS.map });
+  const threat = await resolveThreatPolicy(services, principal.teamId, body.threatProtection);
+  assertThreatAllowed(url, threat);
   await assertFetchable(url, services.config.allowPrivateTargets);
   const v1 = version === 'v1';
   let sitemap: MapRequest['sitemap'] = body.sitemap ?? 'include';
@@ -50,7 +54,7 @@ async function mapFor(services: Services, request: Request, body: Record<string,
   );
   await recordActivity(services.db, { id, teamId: principal.teamId, kind: 'map', status: 'completed', url, credits: COSTS.map, auditMetadata: auditMetadataOf(body), zeroDataRetention: false })
     .catch((err) => services.log.warn({ err }, 'could not record the activity of a map'));
-  return { id, ...result };
+  return { id, ...result, links: result.links.filter((l) => !threatVerdict(l.url, threat)) };
 }
 
 export function mapRoutes(services: Services) {

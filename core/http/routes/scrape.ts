@@ -19,6 +19,8 @@ import { admit } from '../guard.ts';
 import { answeredByCache, cacheOnly } from '../../cache/index.ts';
 import { getScrapeRecord } from '../../interact/records.ts';
 import { rawJson } from '../errors.ts';
+import { resolveThreatPolicy } from '../../threat/team.ts';
+import { assertThreatAllowed } from '../../threat/check.ts';
 
 /** Extra time the API waits beyond the scrape timeout for the worker to answer, ms. */
 const WAIT_GRACE_MS = 5_000;
@@ -39,7 +41,9 @@ export function scrapeRoutes(services: Services) {
         const url = normalizeTargetUrl(body.url);
         const resolved = resolveScrapeOptions(body as Record<string, unknown>, services.formats);
         const principal = await admit(services, request, { group: 'scrape', keyless: true, formats: resolved.formats, actions: resolved.actions, credits: 1, zeroDataRetention: resolved.zeroDataRetention });
+        resolved.threatProtection = await resolveThreatPolicy(services, principal.teamId, body.threatProtection);
         // Cache-only requests (lockdown, minAge) never contact the target, not even its DNS.
+        if (!cacheOnly(resolved)) assertThreatAllowed(url, resolved.threatProtection);
         if (!cacheOnly(resolved)) await assertFetchable(url, services.config.allowPrivateTargets);
         const scrapeId = newId();
         const data: ScrapeJobData = { scrapeId, url, sourceURL: body.url, options: resolved, teamId: principal.teamId, keyId: principal.keyId };
