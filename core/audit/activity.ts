@@ -5,6 +5,7 @@
  * attribution (compat.md §2.2). Crawl and batch rows read their live status and credits from `jobs`.
  */
 import type { Queryable } from '../db/client.ts';
+import { keepsNoData } from '../privacy/retention.ts';
 
 /** `auditMetadata` as requests give it (compat.md §2.2): who asked, for the audit list only. */
 export interface AuditMetadata {
@@ -131,6 +132,6 @@ export async function recordScrapeActivity(
     url: data.sourceURL,
     credits,
     auditMetadata: data.options.auditMetadata,
-    zeroDataRetention: data.options.zeroDataRetention || data.options.lockdown === true,
+    zeroDataRetention: keepsNoData(data.options),
   }).catch((err) => log.warn({ err }, 'could not record the activity of a scrape'));
 }

@@ -12,6 +12,7 @@ import { saveScrapeRecord } from '../interact/records.ts';
 import { saveDocument } from '../store/documents.ts';
 import { indexScrapedDocument } from '../search/index-document.ts';
 import { startScrapeAccounting } from '../credits/scrape-accounting.ts';
+import { keepsNoData } from '../privacy/retention.ts';
 
 export const SCRAPE_QUEUE = 'scrape';
 
@@ -40,7 +41,7 @@ export async function handleScrapeJob(services: Services, data: ScrapeJobData, s
     const doc = await runScrape(account.request, scrapeDepsFor(services, data.teamId, log), signal);
     account.finish(doc);
     const document = JSON.stringify(doc);
-    if (!data.options.zeroDataRetention) {
+    if (!keepsNoData(data.options)) {
       await saveDocument(services.db, {
         id: data.scrapeId,
         jobId: data.jobId ?? null,

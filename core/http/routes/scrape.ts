@@ -21,6 +21,7 @@ import { getScrapeRecord } from '../../interact/records.ts';
 import { rawJson } from '../errors.ts';
 import { resolveThreatPolicy } from '../../threat/team.ts';
 import { assertThreatAllowed } from '../../threat/check.ts';
+import { keepsNoData } from '../../privacy/retention.ts';
 
 /** Extra time the API waits beyond the scrape timeout for the worker to answer, ms. */
 const WAIT_GRACE_MS = 5_000;
@@ -65,7 +66,7 @@ export function scrapeRoutes(services: Services) {
           throw e;
         } finally {
           // Zero data retention: the queue's copy of the result (the document) goes at once.
-          if (resolved.zeroDataRetention) await services.queue.forget(scrapeId).catch(() => {});
+          if (keepsNoData(resolved)) await services.queue.forget(scrapeId).catch(() => {});
         }
         return rawJson(`{"success":true,"data":${result.document}}`);
       },
@@ -103,5 +104,5 @@ async function explainMissing(services: Services, id: string, teamId: string): P
   const record = await getScrapeRecord(services.db, id);
   if (!record?.zeroDataRetention) return;
   if (record.teamId !== teamId) throw new TrawlError('FORBIDDEN', 'Forbidden');
-  throw new TrawlError('BAD_REQUEST', 'This scrape used zero data retention: its result was returned once and never stored, so it cannot be read back.');
+  throw new TrawlError('BAD_REQUEST', 'This scrape used zero data retention (or lockdown): its result was returned once and never stored, so it cannot be read back.');
 }
