@@ -3,7 +3,7 @@
  * spans of different classes overlap, the more specific class wins (SECRET, FINANCIAL, EMAIL, PHONE,
  * LOCATION, PERSON in that order); spans of one class merge.
  */
-import type { Detector, Finding, PiiEntity, PiiMode } from './types.ts';
+import type { DetectOptions, Detector, Finding, PiiEntity, PiiMode } from './types.ts';
 import email from './detectors/email.ts';
 import phone from './detectors/phone.ts';
 import financial from './detectors/financial.ts';
@@ -18,11 +18,11 @@ export const DETECTORS: Detector[] = [secret, financial, email, phone, location,
  * Finds PII spans in `text`.
  * @returns non-overlapping findings sorted by start
  */
-export function detectPII(text: string, mode: PiiMode, entities: readonly PiiEntity[]): Finding[] {
+export function detectPII(text: string, mode: PiiMode, entities: readonly PiiEntity[], options?: DetectOptions): Finding[] {
   const kept: Finding[] = [];
   for (const d of DETECTORS) {
     if (!entities.includes(d.type)) continue;
-    const found = d.detect(text, mode).sort((a, b) => a.start - b.start || b.end - a.end);
+    const found = d.detect(text, mode, options).sort((a, b) => a.start - b.start || b.end - a.end);
     for (const f of found) {
       if (f.end <= f.start) continue;
       const clash = kept.find((k) => f.start < k.end && k.start < f.end);

@@ -7,8 +7,9 @@
  *   `answer`, `highlights`, every string inside `json`, `pages[].markdown`, `blocks`,
  *   `changeTracking`, action returns, and the text metadata (`title`, `description`, `keywords`,
  *   `og*`/`dc*` text, `author`, any other `<meta>` string).
- * - HTML (`html`, `rawHtml`, `actions.scrapes[].html`): the same detectors; a `tag` placeholder is
- *   written `&lt;EMAIL&gt;` so it stays text.
+ * - HTML (`html`, `rawHtml`, `actions.scrapes[].html`): the same detectors without the NLP name
+ *   finder (slow on markup), plus every name found in the markdown; a `tag` placeholder is written
+ *   `&lt;EMAIL&gt;` so it stays text.
  * - URLs (`links`, `images`, and URL-valued metadata such as `sourceURL`, `url`, `ogUrl`): only the
  *   PII a URL can carry (EMAIL, also percent-encoded `%40`; SECRET; PHONE), the placeholder
  *   percent-encoded.
@@ -54,24 +55,45 @@ function splice(text: string, findings: Finding[], placeholder: (f: Finding) => 
   return out + text.slice(at);
 }
 
-function redactValue(value: unknown, options: RedactOptions, mode: 'text' | 'html' | 'url', key?: string): unknown {
+/** One document's redaction run: the options, names found so far, and text already redacted. */
+interface Run {
+  options: RedactOptions;
+  /** PERSON names found in the text fields: HTML fields (no NLP there) redact them too. */
+  names: Set<string>;
+  /** Redacted text by original text (the markdown is done first, once). */
+  done: Map<string, string>;
+}
+
+/** Redacts a text field and remembers the names found in it. */
+function redactTextField(value: string, run: Run): string {
+  const cached = run.done.get(value);
+  if (cached !== undefined) return cached;
+  const findings = findPII(value, run.options.mode, run.options.entities);
+  for (const f of findings) if (f.type === 'PERSON') run.names.add(value.slice(f.start, f.end));
+  const out = findings.length ? applyFindings(value, findings, run.options.replaceStyle) : value;
+  if (value.length > 1000) run.done.set(value, out);
+  return out;
+}
+
+function redactValue(value: unknown, run: Run, mode: 'text' | 'html' | 'url', key?: string): unknown {
+  const { options } = run;
   if (typeof value === 'string') {
     if (BASE64.test(value)) return value;
     if (mode === 'url' || URL_VALUE.test(value)) return redactUrl(value, options);
     if (mode === 'html') {
-      const findings = findPII(value, options.mode, options.entities);
+      const findings = findPII(value, options.mode, options.entities, { nlp: false, names: [...run.names] });
       if (!findings.length) return value;
       return options.replaceStyle === 'tag'
         ? splice(value, findings, (f) => `&lt;${f.type}&gt;`)
         : applyFindings(value, findings, options.replaceStyle);
     }
-    return redactText(value, options);
+    return redactTextField(value, run);
   }
-  if (Array.isArray(value)) return value.map((v) => redactValue(v, options, key === 'links' || key === 'images' ? 'url' : mode, key));
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, run, key === 'links' || key === 'images' ? 'url' : mode, key));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      out[k] = SKIP.has(k) ? v : redactValue(v, options, HTML_KEYS.has(k) ? 'html' : k === 'links' || k === 'images' ? 'url' : mode, k);
+      out[k] = SKIP.has(k) ? v : redactValue(v, run, HTML_KEYS.has(k) ? 'html' : k === 'links' || k === 'images' ? 'url' : mode, k);
     }
     return out;
   }
@@ -86,7 +108,10 @@ function redactValue(value: unknown, options: RedactOptions, mode: 'text' | 'htm
 export function redactDocument<D extends Doc>(doc: D, option: unknown): D {
   const options = resolveRedactOptions(option);
   if (!options) return doc;
-  const out = redactValue(doc, options, 'text') as Doc;
+  const run: Run = { options, names: new Set(), done: new Map() };
+  // The markdown first: the names found there are redacted in the HTML fields as well.
+  if (typeof doc.markdown === 'string') redactTextField(doc.markdown, run);
+  const out = redactValue(doc, run, 'text') as Doc;
   if (doc.screenshot !== undefined || (doc.actions as { screenshots?: unknown[] } | undefined)?.screenshots?.length) {
     const note = 'redactPII does not apply to screenshots: they may show personal data.';
     out.warning = out.warning ? `${out.warning as string} ${note}` : note;

@@ -3,7 +3,7 @@
  * `mask` → one `*` per character (line breaks kept, so a private-key block keeps its shape),
  * `remove` → nothing.
  */
-import type { Finding, PiiEntity, PiiMode, RedactOptions, ReplaceStyle } from './types.ts';
+import type { DetectOptions, Finding, PiiEntity, PiiMode, RedactOptions, ReplaceStyle } from './types.ts';
 import { detectPII } from './detect.ts';
 
 function replacement(text: string, f: Finding, style: ReplaceStyle): string {
@@ -27,8 +27,8 @@ export function applyFindings(text: string, findings: Finding[], style: ReplaceS
  * Finds PII in `text`, also where a URL percent-encodes the `@` of an email (`a%40b.com`): the
  * detectors see a view with `%40` decoded, and the findings are mapped back to `text` offsets.
  */
-export function findPII(text: string, mode: PiiMode, entities: readonly PiiEntity[]): Finding[] {
-  if (!/%40/i.test(text)) return detectPII(text, mode, entities);
+export function findPII(text: string, mode: PiiMode, entities: readonly PiiEntity[], options?: DetectOptions): Finding[] {
+  if (!/%40/i.test(text)) return detectPII(text, mode, entities, options);
   let view = '';
   const pos: number[] = [];
   for (let i = 0; i < text.length; ) {
@@ -39,7 +39,7 @@ export function findPII(text: string, mode: PiiMode, entities: readonly PiiEntit
     } else view += text[i++];
   }
   pos.push(text.length);
-  return detectPII(view, mode, entities).map((f) => ({ ...f, start: pos[f.start]!, end: pos[f.end]! }));
+  return detectPII(view, mode, entities, options).map((f) => ({ ...f, start: pos[f.start]!, end: pos[f.end]! }));
 }
 
 /** Redacts one string; returns it unchanged (the same string) when nothing is found. */

@@ -24,10 +24,18 @@ export interface Finding {
   end: number;
 }
 
+/** Extra inputs of a detection run. */
+export interface DetectOptions {
+  /** Use the NLP name finder (PERSON); off for HTML, where it is slow and sees markup. Default true. */
+  nlp?: boolean;
+  /** Names already found in another field of the same document (PERSON redacts them here too). */
+  names?: readonly string[];
+}
+
 /** A detector of one entity class: finds spans in plain or markdown text. Pure and synchronous. */
 export interface Detector {
   type: PiiEntity;
-  detect(text: string, mode: PiiMode): Finding[];
+  detect(text: string, mode: PiiMode, options?: DetectOptions): Finding[];
 }
 
 /** `redactPII` after defaults. */

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { serveFixtures, type FixtureSite } from '../helpers/fixture-site.ts';
 import { startTrawl, type TestTrawl } from '../helpers/trawl.ts';
+import { upload } from '../parse/helpers.ts';
 
 const PAGE = `<!doctype html><html><head><title>Contact Margaret Ellison</title>
 <meta name="description" content="Write to margaret.ellison@harwoodlyle.co.uk"></head><body><main>
@@ -62,6 +63,13 @@ describe('redactPII on a scrape', () => {
     expect(masked.body.data.markdown).toContain('margaret.ellison@harwoodlyle.co.uk or on ****************.');
     const removed = await scrape({ redactPII: { replaceStyle: 'remove', mode: 'fast' } });
     expect(removed.body.data.markdown).toContain('reachable at  or on .');
+  });
+
+  test('an uploaded file (POST /v2/parse) is redacted the same way', async () => {
+    const res = await upload(trawl, { filename: 'contact.html', contentType: 'text/html', body: PAGE }, { formats: ['markdown'], redactPII: true });
+    expect(res.status).toBe(200);
+    expect(res.body.data.markdown).toContain('reachable at <EMAIL> or on <PHONE>.');
+    expect(JSON.stringify(res.body.data)).not.toContain('margaret.ellison@');
   });
 
   test('an unknown entity name or mode answers 400 naming the field', async () => {

@@ -13,7 +13,7 @@
  * honorific or a first name. A name is two or three capitalized
  * words (hyphens and apostrophes allowed); `aggressive` mode accepts one word after an honorific.
  */
-import type { Detector, Finding, PiiMode } from '../types.ts';
+import type { DetectOptions, Detector, Finding, PiiMode } from '../types.ts';
 import { matches } from '../context.ts';
 import { nlpNames } from './person-nlp.ts';
 
@@ -58,7 +58,7 @@ function add(out: Finding[], start: number, name: string) {
 }
 
 /** Finds names with cues; see the file header. */
-export function detectPersons(text: string, mode: PiiMode): Finding[] {
+export function detectPersons(text: string, mode: PiiMode, options: DetectOptions = {}): Finding[] {
   const out: Finding[] = [];
   for (const m of matches(CUED, text)) {
     const first = m[1]!;
@@ -70,8 +70,8 @@ export function detectPersons(text: string, mode: PiiMode): Finding[] {
   for (const m of matches(ROLE_LINE, text)) add(out, m.index + m[0].indexOf(m[1]!), m[1]!);
   for (const m of matches(CLAUSE, text)) add(out, m.index, m[1]!);
   if (mode !== 'fast') {
-    out.push(...nlpNames(text, isName));
-    const names = new Set(out.map((f) => text.slice(f.start, f.end)));
+    if (options.nlp !== false) out.push(...nlpNames(text, isName));
+    const names = new Set([...out.map((f) => text.slice(f.start, f.end)), ...(options.names ?? []).filter(isName)]);
     for (const m of matches(EMAIL_LOCAL, text)) {
       const [first, last] = [m[1]!, m[2]!];
       const firstPart = first.length === 1 ? `${first}[\\p{L}]+` : first;
