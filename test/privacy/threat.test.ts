@@ -148,6 +148,23 @@ describe('through the API', () => {
     expect(res.body.links.some((l: any) => l.url.startsWith(other.origin))).toBe(false);
   });
 
+  test('search results are checked before they are scraped', async () => {
+    // The whitelist test above scraped the other host, so the local index knows it.
+    let web: any[] = [];
+    for (let i = 0; i < 40 && !web.length; i++) {
+      web = (await trawl.post('/v2/search', { query: 'Other host page' }, trawl.auth(k.key))).body.data?.web ?? [];
+      if (!web.length) await Bun.sleep(250);
+    }
+    expect(web.some((w) => w.url.startsWith(other.origin))).toBe(true);
+    const before = other.hits.length;
+    const res = await trawl.post('/v2/search', { query: 'Other host page', scrapeOptions: { formats: ['markdown'], threatProtection: { blacklist: ['127.0.0.2'] } } }, trawl.auth(k.key));
+    expect(res.status).toBe(200);
+    const item = res.body.data.web.find((w: any) => w.url.startsWith(other.origin));
+    expect(item.markdown).toBeUndefined();
+    expect(JSON.stringify(item.metadata)).toContain('blacklist');
+    expect(other.hits.length).toBe(before);
+  });
+
   test('a batch with a blocked URL answers 403', async () => {
     const res = await trawl.post('/v2/batch/scrape', { urls: [site.url('/a'), other.url('/')], threatProtection: { blacklist: ['127.0.0.2'] } }, trawl.auth(k.key));
     expect(res.status).toBe(403);
