@@ -37,6 +37,7 @@ export const TrawlConfigSchema = Type.Object({
   ),
   TRAWL_DNS_SERVERS: Type.Optional(Type.String()),
   TRAWL_ADMIN_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  TRAWL_THREAT_LIST_FILE: Type.Optional(Type.String({ minLength: 1 })),
   CHROMIUM_PATH: Type.Optional(Type.String({ minLength: 1 })),
   TRAWL_LOG_LEVEL: Type.Optional(
     Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
@@ -109,6 +110,8 @@ export interface ResolvedConfig {
    * the resolvers it uses.
    */
   targets: TargetPolicy;
+  /** A file of blocked domains, one a line (`#` comments), for the `local-file` threat list (threatProtection). */
+  threatListFile?: string;
   chromiumPath: string;
   logLevel: string;
   /**
@@ -331,6 +334,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: resolve(cwd, c.TRAWL_DATA_DIR ?? './data'),
     auth: c.TRAWL_AUTH ?? 'keys',
     targets: resolveTargets(c.TRAWL_ALLOW_PRIVATE_TARGETS, c.TRAWL_DNS_SERVERS),
+    threatListFile: c.TRAWL_THREAT_LIST_FILE ? resolve(cwd, c.TRAWL_THREAT_LIST_FILE) : undefined,
     chromiumPath: c.CHROMIUM_PATH ?? '/usr/bin/chromium',
     logLevel: c.TRAWL_LOG_LEVEL ?? 'info',
     workerConcurrency: Math.max(1, int(c.TRAWL_WORKER_CONCURRENCY, 20)),

@@ -13,7 +13,7 @@ import type { ScrapeOptions } from './scrape/options.ts';
 import type { BlobStore } from './blobs.ts';
 import type { Queryable } from './db/client.ts';
 
-export type PluginKind = 'format' | 'parser' | 'engine' | 'proxy' | 'search-provider' | 'support';
+export type PluginKind = 'format' | 'parser' | 'engine' | 'proxy' | 'search-provider' | 'support' | 'threat-list';
 
 /** What every plugin method receives: config, a child logger naming the plugin, and the job's limits. */
 export interface PluginContext {
@@ -250,6 +250,9 @@ export const ALL_FORMAT_SURFACES: readonly FormatSurface[] = ['scrape', 'batch',
  * formats/ names a format. Its `name` is the wire name, the name key restrictions allow, and by default
  * the document field it fills.
  */
+/** What a format's fields hold (`FormatPlugin.content`). */
+export type FormatContent = 'text' | 'markup' | 'urls' | 'binary';
+
 export interface FormatPlugin<O = Record<string, unknown>> {
   kind: 'format';
   name: string;
@@ -278,6 +281,12 @@ export interface FormatPlugin<O = Record<string, unknown>> {
    * reads (audio, video, any binary) is then fine when every requested format says so. Default true.
    */
   needsParser?: boolean;
+  /**
+   * What the format's fields hold, for steps that treat text by kind (redactPII, core/privacy):
+   * `text` (default), `markup` (HTML), `urls` (a URL or URLs) or `binary` (blob URLs, base64, media:
+   * never rewritten).
+   */
+  content?: FormatContent;
   /** What the crawl reads from this format: `page-links` means its output is the page's links (string[]). */
   role?: 'page-links';
   /** What the format needs taken from the live page by the engine (see `EngineCapture`). */
@@ -385,7 +394,29 @@ export function defineSupport(plugin: Omit<SupportPlugin, 'kind'>): SupportPlugi
   return { kind: 'support', ...plugin };
 }
 
-export type AnyPlugin = EnginePlugin | ParserPlugin | FormatPlugin<any> | ProxyPlugin | SearchProviderPlugin | SupportPlugin;
+// ---------------------------------------------------------------------------------------------------
+// Threat lists: sources of blocked hosts for threatProtection (core/threat).
+
+/** A loaded list: the entry that blocks `host` (lower-case ASCII), or undefined. */
+export type ThreatListMatcher = (host: string) => string | undefined;
+
+export interface ThreatListPlugin {
+  kind: 'threat-list';
+  name: string;
+  /** Whether this instance's config sets the source up (unconfigured lists are skipped). */
+  configured(config: ResolvedConfig): boolean;
+  /**
+   * Loads the list once per process (core/threat/lists.ts memoizes it).
+   * @throws Error when the source cannot be read (the policy's `failurePolicy` decides then)
+   */
+  load(config: ResolvedConfig): Promise<ThreatListMatcher>;
+}
+
+export function defineThreatList(plugin: Omit<ThreatListPlugin, 'kind'>): ThreatListPlugin {
+  return { kind: 'threat-list', ...plugin };
+}
+
+export type AnyPlugin = EnginePlugin | ParserPlugin | FormatPlugin<any> | ProxyPlugin | SearchProviderPlugin | SupportPlugin | ThreatListPlugin;
 
 /** Plugin type by kind. */
 export interface PluginByKind {
@@ -395,4 +426,5 @@ export interface PluginByKind {
   proxy: ProxyPlugin;
   'search-provider': SearchProviderPlugin;
   support: SupportPlugin;
+  'threat-list': ThreatListPlugin;
 }

@@ -56,6 +56,9 @@ export const BUILTIN_PLUGINS: Table = {
     local: () => import('../plugins/search/local.ts'),
   },
   support: {},
+  'threat-list': {
+    'local-file': () => import('../plugins/threat-list/local-file.ts'),
+  },
 };
 
 /** Loads plugins by kind and name, once each. */

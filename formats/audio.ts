@@ -14,6 +14,7 @@ import { pageMedia } from './media/fetch.ts';
 
 export default defineFormat({
   name: 'audio',
+  content: 'binary',
   blobs: true,
   needsParser: false,
   cacheable: false,

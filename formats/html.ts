@@ -8,6 +8,7 @@ import { defineFormat } from '../core/plugin.ts';
 
 export default defineFormat({
   name: 'html',
+  content: 'markup',
   pure: true,
   unparsed: 'shows',
   produce: (input) => ({ html: input.parsed.rawBase64 ?? input.cleanedHtml() ?? '' }),

@@ -52,6 +52,7 @@ export function extractImages(html: string, pageUrl: string): string[] {
 
 export default defineFormat({
   name: 'images',
+  content: 'urls',
   pure: true,
   produce: (input) => ({ images: extractImages(input.rawHtml() ?? input.parsed.html ?? '', input.url) }),
 });

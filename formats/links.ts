@@ -8,6 +8,7 @@ import { defineFormat } from '../core/plugin.ts';
 
 export default defineFormat({
   name: 'links',
+  content: 'urls',
   // The crawl follows this format's output (core/crawl/page.ts).
   role: 'page-links',
   pure: true,

@@ -8,6 +8,7 @@ import { defineFormat } from '../core/plugin.ts';
 
 export default defineFormat({
   name: 'rawBase64',
+  content: 'binary',
   exclusive: true,
   needsParser: false,
   unparsed: 'fallback',

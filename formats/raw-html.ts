@@ -7,6 +7,7 @@ import { defineFormat } from '../core/plugin.ts';
 
 export default defineFormat({
   name: 'rawHtml',
+  content: 'markup',
   pure: true,
   unparsed: 'shows',
   produce: (input) => ({ rawHtml: input.parsed.rawBase64 ?? input.rawHtml() ?? input.parsed.html ?? '' }),

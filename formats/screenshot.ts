@@ -17,6 +17,7 @@ interface ScreenshotOptions {
 
 export default defineFormat<ScreenshotOptions>({
   name: 'screenshot',
+  content: 'binary',
   requires: ['screenshot'],
   blobs: true,
   capture: (o) => ({ kind: 'screenshot', fullPage: o.fullPage === true, quality: o.quality, viewport: o.viewport }),

@@ -12,6 +12,7 @@ import { pageMedia } from './media/fetch.ts';
 
 export default defineFormat({
   name: 'video',
+  content: 'binary',
   blobs: true,
   needsParser: false,
   cacheable: false,

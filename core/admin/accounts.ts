@@ -12,6 +12,8 @@ import { clearTeamCache } from '../auth/teams.ts';
 import { RESTRICTABLE_GROUPS } from '../auth/groups.ts';
 import { grantCredits, setCredits } from '../credits/ledger.ts';
 import { isUuid } from '../ids.ts';
+import type { ThreatPolicyInput } from '../threat/policy.ts';
+import { clearThreatPolicyCache } from '../threat/team.ts';
 
 /** A refused admin command; the message says what to change. */
 export class AdminError extends Error {
@@ -103,13 +105,21 @@ export async function changeCredits(db: Database, idOrName: string, change: { ad
 }
 
 /** Changes a team's concurrency limit or zero data retention. */
-export async function updateTeam(db: Database, idOrName: string, change: { concurrency?: number; zdr?: boolean }): Promise<TeamRow> {
+export async function updateTeam(
+  db: Database,
+  idOrName: string,
+  change: { concurrency?: number; zdr?: boolean; threatPolicy?: ThreatPolicyInput | null },
+): Promise<TeamRow> {
   const team = await findTeam(db, idOrName);
   if (change.concurrency !== undefined) {
     if (!Number.isSafeInteger(change.concurrency) || change.concurrency < 1) throw new AdminError('concurrency must be a whole number of at least 1.');
     await db.query('update teams set concurrency = $2 where id = $1', [team.id, change.concurrency]);
   }
   if (change.zdr !== undefined) await db.query('update teams set zdr_enabled = $2 where id = $1', [team.id, change.zdr]);
+  if (change.threatPolicy !== undefined) {
+    await db.query('update teams set threat_policy = $2 where id = $1', [team.id, change.threatPolicy]);
+    clearThreatPolicyCache();
+  }
   forget(db);
   return findTeam(db, team.id);
 }

@@ -10,12 +10,15 @@ import {
   AdminError, addKey, addTeam, changeCredits, findTeam, listKeys, listTeams, restrictKey, revokeKey, updateTeam, type KeyRow, type TeamRow,
 } from './accounts.ts';
 import { rotateTeamWebhookSecret, teamWebhookSecret } from '../webhooks/team-secret.ts';
+import { validateThreatPolicy, type ThreatPolicyInput } from '../threat/policy.ts';
 
 export const ADMIN_USAGE = `Usage:
   trawl teams create <name> [--credits N] [--concurrency N] [--zdr on|off]
   trawl teams list [--json]
   trawl teams credits <team> [--add N | --set N]
-  trawl teams update <team> [--concurrency N] [--zdr on|off]
+  trawl teams update <team> [--concurrency N] [--zdr on|off] [--threat-policy JSON|none]
+      --threat-policy sets the team's threatProtection ({mode, blacklist, whitelist, blockedTlds,
+      riskScoreThreshold, failurePolicy}; requests override it field by field); "none" removes it
   trawl teams webhook-secret <team> [--rotate]                    (the secret that signs the team's webhooks)
   trawl keys create --team <team> [--name NAME] [--admin] [--formats a,b] [--endpoints a,b]
   trawl keys list [--team <team>] [--all] [--json]
@@ -40,6 +43,7 @@ const OPTIONS = {
   credits: { type: 'string' }, concurrency: { type: 'string' }, zdr: { type: 'string' }, team: { type: 'string' },
   name: { type: 'string' }, admin: { type: 'boolean' }, formats: { type: 'string' }, endpoints: { type: 'string' },
   add: { type: 'string' }, set: { type: 'string' }, json: { type: 'boolean' }, all: { type: 'boolean' }, rotate: { type: 'boolean' },
+  'threat-policy': { type: 'string' },
 } as const;
 
 function int(v: string | undefined, what: string): number | undefined {
@@ -55,6 +59,22 @@ const onOff = (v: string | undefined) => {
   if (['off', 'false', '0', 'no'].includes(v)) return false;
   throw new AdminError(`--zdr takes on or off, got "${v}".`);
 };
+/** `--threat-policy`: a JSON policy (validated as a request's would be), or `none` (null: no team policy). */
+function parseThreatPolicy(v: string): ThreatPolicyInput | null {
+  if (['none', 'off', ''].includes(v.trim())) return null;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(v);
+  } catch {
+    throw new AdminError(`--threat-policy needs a JSON object or "none", got "${v.slice(0, 100)}".`);
+  }
+  try {
+    return validateThreatPolicy(raw, '--threat-policy');
+  } catch (e) {
+    throw new AdminError((e as Error).message);
+  }
+}
+
 const date = (d: Date | null) => (d ? d.toISOString().replace(/\.\d+Z$/, 'Z') : '-');
 
 function teamLine(t: TeamRow): string {
@@ -111,7 +131,9 @@ export async function runAdmin(argv: string[], db: Database, io: AdminIo): Promi
       }
       case 'teams update': {
         if (!target) break;
-        io.out(`${teamLine(await updateTeam(db, target, { concurrency: int(v.concurrency, '--concurrency'), zdr: onOff(v.zdr) }))}\n`);
+        const threatPolicy = v['threat-policy'] === undefined ? undefined : parseThreatPolicy(v['threat-policy']);
+        io.out(`${teamLine(await updateTeam(db, target, { concurrency: int(v.concurrency, '--concurrency'), zdr: onOff(v.zdr), threatPolicy }))}\n`);
+        if (threatPolicy !== undefined) io.out(`threat-policy=${JSON.stringify(threatPolicy)}\n`);
         return 0;
       }
       case 'teams webhook-secret': {

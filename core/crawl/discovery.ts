@@ -13,6 +13,7 @@ import { fetchRobotsText, parseRobots, TRAWL_AGENT, type Robots } from './robots
 import type { ResourceDeps } from './fetch-resource.ts';
 import { judgeUrl, type ScopeRules } from './scope.ts';
 import { fetchUrlOf, parseHttpUrl, urlKey, type KeyOptions } from './url-key.ts';
+import { threatVerdict } from '../threat/check.ts';
 
 export interface DiscoveryDeps extends ResourceDeps {
   db: Database;
@@ -86,6 +87,11 @@ export async function classify(deps: DiscoveryDeps, ctx: CrawlContext, found: st
       if (verdict.reason === 'external-homepage') {
         d.skipped.push({ key, url: url.href, code: 'EXTERNAL_LINK', error: `Skipped the external homepage ${url.href}: external links to a site's root are not followed.` });
       }
+      continue;
+    }
+    const threat = threatVerdict(url.href, ctx.options.threatProtection);
+    if (threat) {
+      d.skipped.push({ key, url: url.href, code: threat.code, error: threat.message });
       continue;
     }
     if (!ctx.options.ignoreRobotsTxt) {

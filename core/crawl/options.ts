@@ -9,10 +9,13 @@ import { normalizeTargetUrl } from '../pipeline/scrape-options.ts';
 import { compilePatterns } from './patterns.ts';
 import type { ScopeRules } from './scope.ts';
 import type { KeyOptions } from './url-key.ts';
+import type { ThreatPolicy } from '../threat/policy.ts';
 
 export type SitemapMode = 'include' | 'skip' | 'only';
 
 export interface CrawlerOptions {
+  /** threatProtection in force (set by the crawl route): discovered links it blocks are skipped as errors. */
+  threatProtection?: ThreatPolicy;
   /** Start URL to fetch (normalized). */
   url: string;
   /** Start URL exactly as given (its documents' `metadata.sourceURL`). */

@@ -19,6 +19,8 @@ import { teamSettings } from '../auth/teams.ts';
 import { limitsFor, type Slot } from '../limits/index.ts';
 import { chargeCredits } from './ledger.ts';
 import { COSTS, scrapeCredits } from './costs.ts';
+import { recordScrapeActivity } from '../audit/activity.ts';
+import { loadThreatLists } from '../threat/lists.ts';
 
 /** What accounting needs of a queued scrape (a subset of core/jobs/scrape.ts ScrapeJobData). */
 export interface AccountedScrape extends ScrapeRequest {
@@ -65,6 +67,8 @@ export async function startScrapeAccounting(services: Services, data: AccountedS
     ? services.log.child({ jobId: data.scrapeId, zeroDataRetention: true }, { redact: { paths: ZDR_REDACT, censor: '[redacted]' } })
     : services.log.child({ jobId: data.scrapeId, url: data.url });
   const team = await teamSettings(services.db, data.teamId, services.config.accounts.authCacheMs);
+  // Engines check threatProtection synchronously on every hop: have the threat lists loaded first.
+  if (data.options.threatProtection && data.options.threatProtection.mode !== 'manual-only') await loadThreatLists(services.registry, services.config);
   const limit = team?.concurrency ?? services.config.team.concurrency;
   const page = data.jobId !== undefined;
   const timeout = data.options.timeout;
@@ -96,13 +100,16 @@ export async function startScrapeAccounting(services: Services, data: AccountedS
       }
     },
     async charge() {
+      await recordScrapeActivity(services.db, data, 'completed', credits, log);
       if (credits <= 0) return;
       await chargeCredits(services.db, { teamId: data.teamId, apiKeyId: data.keyId, jobId: data.jobId, kind: 'scrape', refId: data.scrapeId, credits }).catch(
         (err) => log.error({ err, credits }, 'could not record the credits of a scrape'),
       );
     },
     async failed(error) {
-      if (TrawlError.wrap(error).code !== 'SCRAPE_LOCKDOWN_CACHE_MISS') return;
+      const lockdownMiss = TrawlError.wrap(error).code === 'SCRAPE_LOCKDOWN_CACHE_MISS';
+      await recordScrapeActivity(services.db, data, 'failed', lockdownMiss ? COSTS.lockdownMiss : 0, log);
+      if (!lockdownMiss) return;
       await chargeCredits(services.db, {
         teamId: data.teamId, apiKeyId: data.keyId, jobId: data.jobId, kind: 'lockdown_miss', refId: data.scrapeId, credits: COSTS.lockdownMiss,
       }).catch((err) => log.error({ err }, 'could not record the credit of a lockdown miss'));

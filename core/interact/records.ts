@@ -7,6 +7,7 @@
  */
 import type { Queryable } from '../db/client.ts';
 import type { ScrapeOptions } from '../scrape/options.ts';
+import { keepsNoData } from '../privacy/retention.ts';
 
 /** Records live as long as job results (interface.md Limits: 24 h). */
 export const RECORD_RETENTION_MS = 24 * 3600 * 1000;
@@ -27,7 +28,7 @@ export async function saveScrapeRecord(
   db: Queryable,
   r: { id: string; teamId: string; url: string; sourceUrl: string; options: ScrapeOptions },
 ): Promise<void> {
-  const zdr = r.options.zeroDataRetention;
+  const zdr = keepsNoData(r.options); // lockdown too: a tombstone only
   await db.query(
     `insert into scrape_records (id, team_id, zero_data_retention, url, source_url, options, expires_at)
      values ($1, $2, $3, $4, $5, $6, $7) on conflict (id) do nothing`,

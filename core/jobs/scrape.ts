@@ -13,6 +13,7 @@ import { saveDocument } from '../store/documents.ts';
 import { indexScrapedDocument } from '../search/index-document.ts';
 import { indexable } from '../search/visibility.ts';
 import { startScrapeAccounting } from '../credits/scrape-accounting.ts';
+import { keepsNoData } from '../privacy/retention.ts';
 
 export const SCRAPE_QUEUE = 'scrape';
 
@@ -41,7 +42,7 @@ export async function handleScrapeJob(services: Services, data: ScrapeJobData, s
     const doc = await runScrape(account.request, scrapeDepsFor(services, data.teamId, log), signal);
     account.finish(doc);
     const document = JSON.stringify(doc);
-    if (!data.options.zeroDataRetention) {
+    if (!keepsNoData(data.options)) {
       await saveDocument(services.db, {
         id: data.scrapeId,
         jobId: data.jobId ?? null,

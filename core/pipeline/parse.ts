@@ -11,7 +11,9 @@ import { TrawlError } from '../errors.ts';
 import { charsetFromContentType, decodeBody, isTextual } from '../net/charset.ts';
 import { looksLikeHtmlBytes } from '../../parsers/html.ts';
 import { selectParser } from './select.ts';
-import { buildDocument, runContext, type Document, type ScrapeDeps, type ScrapeRequest } from './scrape.ts';
+import { buildDocument, formatPlugins, runContext, type Document, type ScrapeDeps, type ScrapeRequest } from './scrape.ts';
+import { redactDocument } from '../privacy/document.ts';
+import { fieldContents } from '../scrape/formats.ts';
 
 /** An uploaded file. */
 export interface UploadedFile {
@@ -112,7 +114,7 @@ export async function runParse(req: ScrapeRequest, file: UploadedFile, deps: Scr
   uploadParser(await deps.registry.all('parser'), file, req.options);
   const run = runContext(req, deps, signal, `Parsing "${file.filename}"`);
   try {
-    return await buildDocument(uploadResponse(file, req.url), req, deps, run, file.filename);
+    return redactDocument(await buildDocument(uploadResponse(file, req.url), req, deps, run, file.filename), req.options.redactPII, fieldContents(await formatPlugins(deps.registry)));
   } finally {
     run.end();
   }

@@ -10,6 +10,7 @@ import { ALL_FORMAT_SURFACES, type FormatSurface } from '../plugin.ts';
 import { defaultFormats, formatsCacheable, type FormatPlugins } from '../scrape/formats.ts';
 import type { FormatSpec, ScrapeOptions } from '../scrape/options.ts';
 import { validateSelectors } from '../html/selectors.ts';
+import { effectiveThreatPolicy, validateThreatPolicy } from '../threat/policy.ts';
 
 /** Defaults of interface.md "Scrape options" (timeout and maxAge in ms). */
 export const SCRAPE_DEFAULTS = {
@@ -142,6 +143,7 @@ export function resolveScrapeOptions(raw: Record<string, any>, plugins: FormatPl
   return {
     formats,
     actions: actions?.length ? actions : undefined,
+    auditMetadata: raw.auditMetadata,
     blockAds: raw.blockAds ?? SCRAPE_DEFAULTS.blockAds,
     excludeTags: raw.excludeTags,
     headers: raw.headers,
@@ -160,7 +162,8 @@ export function resolveScrapeOptions(raw: Record<string, any>, plugins: FormatPl
     removeBase64Images: raw.removeBase64Images ?? SCRAPE_DEFAULTS.removeBase64Images,
     skipTlsVerification: raw.skipTlsVerification ?? SCRAPE_DEFAULTS.skipTlsVerification,
     storeInCache: sensitive || zeroDataRetention || lockdown ? false : (raw.storeInCache ?? SCRAPE_DEFAULTS.storeInCache),
-    threatProtection: raw.threatProtection,
+    // The request's own policy; routes that know the team merge the team policy in (core/threat/team.ts).
+    threatProtection: effectiveThreatPolicy(undefined, validateThreatPolicy(raw.threatProtection)),
     timeout,
     waitFor,
     zeroDataRetention,

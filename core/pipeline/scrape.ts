@@ -21,8 +21,10 @@ import type { ProfileOpener } from '../profiles/index.ts';
 import { cleanDom } from '../../parsers/html/clean.ts';
 import { acceptLanguage, locationEmulation } from '../../plugins/engine/browser/locale.ts';
 import type { ContentThreads } from './content-threads.ts';
-import { formatCaptures, holdsBlobs, unparsedFallback } from '../scrape/formats.ts';
+import { fieldContents, formatCaptures, holdsBlobs, unparsedFallback } from '../scrape/formats.ts';
 import { serializeHtml, type AnyNode } from '../html/dom.ts';
+import { redactDocument } from '../privacy/document.ts';
+import { assertThreatAllowed } from '../threat/check.ts';
 
 export type { Document, ScrapeRequest } from '../scrape/document.ts';
 
@@ -196,7 +198,8 @@ async function scrapeFresh(req: ScrapeRequest, deps: ScrapeDeps, signal: AbortSi
   const run = runContext(req, deps, signal);
   try {
     const response = await run.guard(fetchWithEngine(req, deps, run.ctx, profile));
-    return await buildDocument(response, req, deps, run);
+    assertThreatAllowed(response.url, req.options.threatProtection, { contentType: response.contentType });
+    return redactDocument(await buildDocument(response, req, deps, run), req.options.redactPII, fieldContents(await formatPlugins(deps.registry)));
   } finally {
     run.end();
   }

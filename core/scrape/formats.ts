@@ -3,7 +3,7 @@
  * the default list, credits, engine captures, cacheability and the unparsed-file fallback. These
  * helpers never name a format: a new format changes them by declaring, not by an edit here.
  */
-import type { EngineCapture, FormatPlugin } from '../plugin.ts';
+import type { EngineCapture, FormatContent, FormatPlugin } from '../plugin.ts';
 import type { FormatSpec } from './options.ts';
 
 /** Format plugins by name, as `Services.formats` holds them. */
@@ -47,6 +47,13 @@ export function formatsCacheable(formats: readonly FormatSpec[], plugins: Format
 export function unparsedFallback(formats: readonly FormatSpec[], plugins: FormatPlugins): FormatPlugin | undefined {
   if (formats.some((f) => plugins.get(f.type)?.unparsed)) return undefined;
   return [...plugins.values()].find((p) => p.unparsed === 'fallback');
+}
+
+/** What each format field holds (its plugin's `content`, default `text`), by document field name. */
+export function fieldContents(plugins: FormatPlugins): ReadonlyMap<string, FormatContent> {
+  const out = new Map<string, FormatContent>();
+  for (const p of plugins.values()) for (const field of p.fields ?? [p.name]) out.set(field, p.content ?? 'text');
+  return out;
 }
 
 /** The format whose output is the page's links (`role: 'page-links'`), which the crawl follows. */

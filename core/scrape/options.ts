@@ -4,6 +4,7 @@
  * (core/http/models/scrape.ts) build on them; nothing here depends on HTTP.
  */
 import type { Action } from './actions.ts';
+import type { ThreatPolicy } from '../threat/policy.ts';
 
 /** A normalized format: always the object form. */
 export interface FormatSpec {
@@ -15,6 +16,8 @@ export interface FormatSpec {
 export interface ScrapeOptions {
   formats: FormatSpec[];
   actions?: Action[];
+  /** Audit attribution only (compat.md §2.2); stored with the team's activity. */
+  auditMetadata?: { username: string };
   blockAds: boolean;
   excludeTags?: string[];
   headers?: Record<string, string>;
@@ -35,7 +38,8 @@ export interface ScrapeOptions {
   removeBase64Images: boolean;
   skipTlsVerification: boolean;
   storeInCache: boolean;
-  threatProtection?: Record<string, unknown>;
+  /** The policy in force (core/threat): the request's over the team's; undefined when nothing is checked. */
+  threatProtection?: ThreatPolicy;
   /** ms, 1000 to 300000. */
   timeout: number;
   /** ms. */

@@ -12,6 +12,7 @@ import { resolveScrapeOptions } from '../pipeline/scrape-options.ts';
 import { categoryOperators, type Category } from './categories.ts';
 import { hasSearchTerms, parseDomain, parseQuery, siteGroup } from './operators.ts';
 import { parseTbs, type TimeFilter } from './tbs.ts';
+import { auditMetadataOf } from '../audit/activity.ts';
 
 /** Longest query accepted, characters (Google's own limit is about 2048). */
 export const MAX_QUERY_CHARS = 2000;
@@ -53,6 +54,8 @@ export interface ResolvedSearch {
   /** Scrape options for each result; undefined when not scraping (`scrapeOptions` absent or `formats: []`). */
   scrape?: ScrapeOptions;
   warnings: string[];
+  /** `auditMetadata` (compat.md §2.2), top level or in `scrapeOptions`: shown in the team's activity. */
+  auditMetadata?: { username: string };
 }
 
 function bad(message: string): TrawlError {
@@ -155,6 +158,7 @@ export function resolveSearchRequest(
     categoryOperators(webCategories),
   ].filter(Boolean);
   return {
+    auditMetadata: auditMetadataOf(body) ?? auditMetadataOf((body as { scrapeOptions?: unknown }).scrapeOptions),
     query,
     providerQuery: [query, ...ops].join(' '),
     sources,

@@ -17,6 +17,7 @@ import { searchAllPapers } from './papers/search.ts';
 import { searchableTeams } from './visibility.ts';
 import type { PaperResult } from './papers/store.ts';
 import type { ResolvedSearch } from './request.ts';
+import { recordActivity } from '../audit/activity.ts';
 
 export interface SearchCaller {
   teamId: string;
@@ -126,6 +127,8 @@ export async function runSearch(services: Services, caller: SearchCaller, r: Res
   await chargeCredits(services.db, { teamId: caller.teamId, apiKeyId: caller.keyId, jobId: id, kind: 'search', refId: id, credits: searchCost });
   const creditsUsed = searchCost + scrapeCost;
   await recordSearchJob(services, id, caller.teamId, r, creditsUsed, quiet);
+  await recordActivity(services.db, { id, teamId: caller.teamId, kind: 'search', status: 'completed', credits: creditsUsed, auditMetadata: r.auditMetadata, zeroDataRetention: quiet })
+    .catch((err) => services.log.warn({ err }, 'could not record the activity of a search'));
 
   const body: SearchResponseBody = { success: true, data, creditsUsed, id };
   if (count === 0) body.warning = 'No search results found';

@@ -13,6 +13,7 @@ import { normalizeTargetUrl } from '../pipeline/scrape-options.ts';
 import { assertFetchable } from '../net/address.ts';
 import { SCRAPE_QUEUE, type ScrapeJobData, type ScrapeJobResult } from '../jobs/scrape.ts';
 import { scrapeCredits } from '../credits/costs.ts';
+import { assertThreatAllowed } from '../threat/check.ts';
 
 export interface ScrapeOutcome {
   /** The scraped Document, or undefined when the scrape failed. */
@@ -45,6 +46,7 @@ export async function scrapeResultUrls(
       try {
         const url = normalizeTargetUrl(sourceURL);
         await assertFetchable(url, services.config.targets);
+        assertThreatAllowed(url, options.threatProtection);
         const remaining = Math.max(MIN_SCRAPE_MS, deadline - Date.now());
         const opts: ScrapeOptions = { ...options, timeout: Math.min(options.timeout, remaining) };
         const data: ScrapeJobData = { scrapeId, url, sourceURL, options: opts, teamId: caller.teamId, keyId: caller.keyId };

@@ -14,6 +14,7 @@ import { advance, lockJob, promote, type LockedJob, type QueueItem } from './cra
 export * from './crawl-reads.ts';
 
 import type { JobKind, JobStatus } from './crawl-reads.ts';
+import { auditMetadataOf, recordActivity } from '../audit/activity.ts';
 
 /** Event name prefix of a job kind (compat.md §17). */
 export const eventPrefix = (kind: JobKind) => (kind === 'crawl' ? 'crawl' : 'batch_scrape');
@@ -76,6 +77,10 @@ export async function createJob(db: Database, job: NewJob): Promise<QueueItem[]>
       `insert into jobs (id, team_id, kind, status, url, options, zero_data_retention) values ($1, $2, $3, 'scraping', $4, $5, $6)`,
       [job.id, job.teamId, job.kind, job.url, job.publicOptions, job.zeroDataRetention],
     );
+    await recordActivity(tx, {
+      id: job.id, teamId: job.teamId, kind: job.kind as 'crawl' | 'batch_scrape', status: 'scraping', url: job.url, zeroDataRetention: job.zeroDataRetention,
+      auditMetadata: auditMetadataOf(job.publicOptions) ?? auditMetadataOf(job.publicOptions.scrapeOptions),
+    });
     const urls = job.urls ?? [];
     await tx.query(
       `insert into crawl_jobs (id, team_id, kind, options, concurrency, delay_ms, url_limit, accepted, next_ordinal, kickoff)

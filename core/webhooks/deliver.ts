@@ -26,6 +26,11 @@ export const RETRY_DELAYS_MS = [60_000, 300_000, 900_000];
 export const DELIVERY_TIMEOUT_MS = 10_000;
 const LEASE_S = 30;
 
+/** Whether the delivery's job keeps no data (zero data retention). */
+const ZDR_JOB = `coalesce((select j.zero_data_retention from jobs j where j.id = webhook_deliveries.job_id), false)`;
+/** A zero data retention job's event body (its documents) is dropped once delivered or given up on. */
+const ZDR_BODY = `body = CASE WHEN ${ZDR_JOB} THEN '{}' ELSE body END`;
+
 interface DeliveryRow {
   id: string;
   /** The team whose job emitted the event: its secret signs it. */
@@ -86,7 +91,7 @@ async function deliverOne(deps: DeliveryDeps, row: DeliveryRow, retryDelaysMs: n
   );
   if (!error) {
     await deps.db.query(
-      `update webhook_deliveries set status = 'delivered', attempts = $2, last_status_code = $3, last_error = null, updated_at = now() where id = $1`,
+      `update webhook_deliveries set status = 'delivered', attempts = $2, last_status_code = $3, last_error = null, updated_at = now(), ${ZDR_BODY} where id = $1`,
       [row.id, n, status],
     );
     return;
@@ -94,7 +99,8 @@ async function deliverOne(deps: DeliveryDeps, row: DeliveryRow, retryDelaysMs: n
   const delay = retryDelaysMs[n - 1];
   await deps.db.query(
     `update webhook_deliveries set status = $2, attempts = $3, last_status_code = $4, last_error = $5,
-       next_attempt_at = now() + ($6::int * interval '1 millisecond'), updated_at = now() where id = $1`,
+       next_attempt_at = now() + ($6::int * interval '1 millisecond'), updated_at = now(),
+       body = CASE WHEN $2 = 'failed' AND ${ZDR_JOB} THEN '{}' ELSE body END where id = $1`,
     [row.id, delay === undefined ? 'failed' : 'pending', n, status || null, error.slice(0, 1000), delay ?? 0],
   );
   deps.log.debug({ delivery: row.id, attempt: n, status, error }, 'webhook delivery failed');

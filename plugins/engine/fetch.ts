@@ -8,6 +8,7 @@
 import { defineEngine, type EngineRequest, type EngineResponse, type PluginContext } from '../../core/plugin.ts';
 import { TrawlError } from '../../core/errors.ts';
 import { pinnedFetch } from '../../core/net/pinned-fetch.ts';
+import { assertThreatAllowed } from '../../core/threat/check.ts';
 import { decodeBody, isTextual } from '../../core/net/charset.ts';
 import { withDeadline } from '../../core/net/deadline.ts';
 
@@ -93,6 +94,7 @@ async function fetchWithin(request: EngineRequest, ctx: PluginContext, signal: A
   let url = request.url;
   try {
     for (let hop = 0; ; hop++) {
+      assertThreatAllowed(url, request.options.threatProtection);
       const res = await pinnedFetch(
         url,
         {

@@ -42,6 +42,7 @@ const NOT_FORMATS: Record<string, string[]> = {
   'core/scrape/actions.ts': ['screenshot'], // the screenshot action
   'core/pipeline/select.ts': ['screenshot'], // the screenshot action needs the engine feature
   'core/http/guard.ts': ['screenshot'], // the screenshot action on a format-restricted key (interface.md Authentication 4)
+  'core/privacy/detectors/email.ts': ['html'], // a file extension that is no e-mail TLD
   'core/auth/document-filter.ts': ['screenshot'], // the same rule for stored screenshot actions read back (issue 15 item 11)
   'core/interact/sandbox.ts': ['markdown', 'screenshot'], // methods of the interact page API
   'core/interact/page-api.ts': ['markdown', 'screenshot'], // methods of the interact page API

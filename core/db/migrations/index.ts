@@ -17,6 +17,8 @@ import crawlKeyLookups from './0009_crawl_key_lookups.sql' with { type: 'text' }
 import crawlCompletePages from './0010_crawl_complete_pages.sql' with { type: 'text' };
 import tenancy from './0011_tenancy_search_webhooks.sql' with { type: 'text' };
 import compatScrapeResume from './0011_compat_scrape_resume.sql' with { type: 'text' };
+import privacyActivity from './0011_privacy_activity.sql' with { type: 'text' };
+import privacyThreat from './0011_privacy_threat.sql' with { type: 'text' };
 
 export interface Migration {
   /** Unique, sortable name (the file name without `.sql`), recorded in `trawl_migrations`. */
@@ -39,4 +41,6 @@ export const migrations: Migration[] = [
   { name: '0010_crawl_complete_pages', sql: crawlCompletePages },
   { name: '0011_tenancy_search_webhooks', sql: tenancy },
   { name: '0011_compat_scrape_resume', sql: compatScrapeResume },
+  { name: '0011_privacy_activity', sql: privacyActivity },
+  { name: '0011_privacy_threat', sql: privacyThreat },
 ];

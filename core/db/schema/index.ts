@@ -12,3 +12,4 @@ export * from './crawl.ts';
 export * from './search.ts';
 export * from './scrape.ts';
 export * from './compat.ts';
+export * from './activity.ts';

@@ -2,7 +2,7 @@
  * Teams: who owns API keys, jobs and documents, with their remaining credits and how many jobs they may
  * run at once. With `TRAWL_AUTH=off` a single default team is used.
  */
-import { bigint, boolean, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { jsonb, bigint, boolean, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 export const teams = pgTable('teams', {
   /** UUID as text. */
@@ -16,6 +16,8 @@ export const teams = pgTable('teams', {
   zdrEnabled: boolean('zdr_enabled').notNull().default(false),
   /** Key of the team's webhook signatures, generated on first use (migration 0011; core/webhooks/team-secret.ts). */
   webhookSecret: text('webhook_secret'),
+  /** threatProtection team policy (migration 0011_privacy_threat; core/threat/policy.ts), or null. */
+  threatPolicy: jsonb('threat_policy').$type<Record<string, unknown>>(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

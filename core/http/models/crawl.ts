@@ -5,6 +5,7 @@
  */
 import { Type, type TObject } from '@sinclair/typebox';
 import { DocumentModel } from './common.ts';
+import { AuditMetadata } from './scrape.ts';
 
 const Int = (opts: Record<string, unknown> = {}) => Type.Integer(opts);
 
@@ -44,6 +45,7 @@ export const crawlerFields = {
   regexOnFullURL: Type.Optional(Type.Boolean()),
   webhook: Type.Optional(WebhookModel),
   zeroDataRetention: Type.Optional(Type.Boolean()),
+  auditMetadata: Type.Optional(AuditMetadata),
   origin: Type.Optional(Type.String()),
   integration: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   maxDepth: Type.Optional(Int({ minimum: 0, description: 'v1 alias of maxDiscoveryDepth' })),
@@ -84,7 +86,7 @@ export const MapBody = Type.Object(
     ignoreCache: Type.Optional(Type.Boolean()),
     location: Type.Optional(Type.Unknown()),
     threatProtection: Type.Optional(Type.Unknown()),
-    auditMetadata: Type.Optional(Type.Unknown()),
+    auditMetadata: Type.Optional(AuditMetadata),
     ignoreSitemap: Type.Optional(Type.Boolean()),
     sitemapOnly: Type.Optional(Type.Boolean()),
     origin: Type.Optional(Type.String()),

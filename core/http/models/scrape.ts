@@ -5,6 +5,7 @@
  * registered format plugins (`scrapeOptionsSchema(formats)`), never hard-coded here.
  */
 import { Type, type TSchema, type Static } from '@sinclair/typebox';
+import type { ThreatPolicy } from '../../threat/policy.ts';
 
 const Int = (opts: Record<string, unknown> = {}) => Type.Integer(opts);
 
@@ -42,10 +43,13 @@ export const RedactPII = Type.Union([
   }),
 ]);
 
+/** `auditMetadata` (compat.md §2.2): who asked, shown in the team's activity (GET /v2/team/activity). */
+export const AuditMetadata = Type.Object({ username: Type.String({ minLength: 1, maxLength: 256 }) });
+
 /** Scrape option fields other than `formats` (interface.md "Scrape options"). */
 export const scrapeOptionFields = {
   actions: Type.Optional(Type.Array(Action, { maxItems: 50 })),
-  auditMetadata: Type.Optional(Type.Object({ username: Type.String() })),
+  auditMetadata: Type.Optional(AuditMetadata),
   blockAds: Type.Optional(Type.Boolean({ default: true })),
   excludeTags: Type.Optional(Type.Array(Type.String())),
   headers: Type.Optional(Type.Record(Type.String(), Type.String())),
@@ -70,10 +74,10 @@ export const scrapeOptionFields = {
   storeInCache: Type.Optional(Type.Boolean({ default: true })),
   threatProtection: Type.Optional(
     Type.Object({
-      mode: Type.Optional(Type.String()),
+      mode: Type.Optional(Type.Union(['off', 'manual-only', 'normal', 'zscaler'].map((m) => Type.Literal(m)))),
       blacklist: Type.Optional(Type.Array(Type.String(), { maxItems: 1000 })),
       whitelist: Type.Optional(Type.Array(Type.String(), { maxItems: 1000 })),
-      blockedTlds: Type.Optional(Type.Array(Type.String())),
+      blockedTlds: Type.Optional(Type.Array(Type.String(), { maxItems: 1000 })),
       riskScoreThreshold: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
       failurePolicy: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')])),
     }),

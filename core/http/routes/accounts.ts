@@ -10,6 +10,7 @@ import { teamRoutes } from './team.ts';
 import { v0Routes } from './v0.ts';
 import { v1Routes } from './v1.ts';
 import { adminRoutes } from './admin.ts';
+import { activityRoutes } from './activity.ts';
 
 export function accountRoutes(services: Services) {
   return new Elysia({ name: 'routes/accounts' })
@@ -17,5 +18,6 @@ export function accountRoutes(services: Services) {
     .use(teamRoutes(services))
     .use(v0Routes(services))
     .use(v1Routes())
-    .use(adminRoutes(services));
+    .use(adminRoutes(services))
+    .use(activityRoutes(services));
 }

@@ -27,6 +27,8 @@ import { publicBaseUrl } from '../base-url.ts';
 import { rawJson } from '../errors.ts';
 import { cancelQueued, v1Body, pagingOf } from './crawl.ts';
 import { v1BatchRequest } from '../v1-translate.ts';
+import { resolveThreatPolicy } from '../../threat/team.ts';
+import { assertThreatAllowed } from '../../threat/check.ts';
 
 const Params = Type.Object({ id: Type.String() });
 
@@ -44,8 +46,10 @@ function batchVersion(services: Services, version: 'v1' | 'v2') {
         const principal = await admit(services, request, {
           group: 'batch-scrape', formats: scrape.formats, actions: scrape.actions, credits: checked.valid.length, zeroDataRetention: scrape.zeroDataRetention,
         });
+        scrape.threatProtection = await resolveThreatPolicy(services, principal.teamId, raw.threatProtection);
         const allowed: typeof checked.valid = [];
         for (const u of checked.valid) {
+          assertThreatAllowed(u.url, scrape.threatProtection);
           try {
             await assertFetchable(u.url, services.config.targets);
             allowed.push(u);

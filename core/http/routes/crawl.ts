@@ -28,6 +28,8 @@ import { teamBalance } from '../../credits/ledger.ts';
 import { publicBaseUrl } from '../base-url.ts';
 import { rawJson } from '../errors.ts';
 import { v1CrawlRequest } from '../v1-translate.ts';
+import { resolveThreatPolicy } from '../../threat/team.ts';
+import { assertThreatAllowed } from '../../threat/check.ts';
 
 const Params = Type.Object({ id: Type.String() });
 
@@ -101,6 +103,10 @@ function crawlVersion(services: Services, version: 'v1' | 'v2') {
         const generated = typeof body.prompt === 'string' && body.prompt.trim() ? await optionsFromPrompt(services.config, body.url, body.prompt) : undefined;
         const crawler = generated ? resolveCrawlerOptions({ ...generated, ...(body as Record<string, unknown>) }) : explicit;
         if (crawler.limit > explicit.limit) await assertCredits(services, principal.teamId, crawler.limit);
+        const bodyThreat = (body as { threatProtection?: unknown }).threatProtection;
+        scrape.threatProtection = await resolveThreatPolicy(services, principal.teamId, bodyThreat ?? body.scrapeOptions?.threatProtection, bodyThreat ? 'threatProtection' : 'scrapeOptions.threatProtection');
+        crawler.threatProtection = scrape.threatProtection;
+        assertThreatAllowed(crawler.url, scrape.threatProtection);
         await assertFetchable(crawler.url, services.config.targets);
         const webhook = resolveWebhook(body.webhook);
         const { scrapeOptions, webhook: _w, origin: _o, integration: _i, ...rest } = body as Record<string, unknown>;

@@ -18,6 +18,9 @@ import { errorResponses } from '../models/common.ts';
 import { MapBody, MapResponse } from '../models/crawl.ts';
 import { admit } from '../guard.ts';
 import { acceptLanguage, locationEmulation } from '../../../plugins/engine/browser/locale.ts';
+import { auditMetadataOf, recordActivity } from '../../audit/activity.ts';
+import { resolveThreatPolicy } from '../../threat/team.ts';
+import { assertThreatAllowed, threatVerdict } from '../../threat/check.ts';
 
 /** Longest a map may run without an explicit `timeout`, ms. */
 const DEFAULT_MAP_BUDGET_MS = 120_000;
@@ -41,6 +44,8 @@ async function mapFor(services: Services, request: Request, body: Record<string,
   const url = normalizeTargetUrl(String(body.url));
   const headers = locationHeaders(body.location);
   const principal = await admit(services, request, { group: 'map', credits: COSTS.map });
+  const threat = await resolveThreatPolicy(services, principal.teamId, body.threatProtection);
+  assertThreatAllowed(url, threat);
   await assertFetchable(url, services.config.targets);
   const v1 = version === 'v1';
   let sitemap: MapRequest['sitemap'] = body.sitemap ?? 'include';
@@ -66,7 +71,9 @@ async function mapFor(services: Services, request: Request, body: Record<string,
   await chargeCredits(services.db, { teamId: principal.teamId, apiKeyId: principal.keyId, kind: 'map', refId: id, credits: COSTS.map }).catch((err) =>
     services.log.error({ err }, 'could not record the credit of a map'),
   );
-  return { id, ...result };
+  await recordActivity(services.db, { id, teamId: principal.teamId, kind: 'map', status: 'completed', url, credits: COSTS.map, auditMetadata: auditMetadataOf(body), zeroDataRetention: false })
+    .catch((err) => services.log.warn({ err }, 'could not record the activity of a map'));
+  return { id, ...result, links: result.links.filter((l) => !threatVerdict(l.url, threat)) };
 }
 
 export function mapRoutes(services: Services) {

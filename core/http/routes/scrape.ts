@@ -22,6 +22,9 @@ import { answeredByCache, cacheOnly } from '../../cache/index.ts';
 import { getScrapeRecord } from '../../interact/records.ts';
 import { rawJson } from '../errors.ts';
 import { dropResume, findResume, jobTimeout, processingContinues, resumeKey, saveResume } from '../../jobs/scrape-resume.ts';
+import { resolveThreatPolicy } from '../../threat/team.ts';
+import { assertThreatAllowed } from '../../threat/check.ts';
+import { keepsNoData } from '../../privacy/retention.ts';
 
 /** Extra time the API waits beyond the scrape timeout for the worker to answer, ms. */
 const WAIT_GRACE_MS = 5_000;
@@ -42,7 +45,9 @@ export function scrapeRoutes(services: Services) {
         const url = normalizeTargetUrl(body.url);
         const resolved = resolveScrapeOptions(body as Record<string, unknown>, services.formats);
         const principal = await admit(services, request, { group: 'scrape', keyless: true, formats: resolved.formats, actions: resolved.actions, credits: 1, zeroDataRetention: resolved.zeroDataRetention });
+        resolved.threatProtection = await resolveThreatPolicy(services, principal.teamId, body.threatProtection);
         // Cache-only requests (lockdown, minAge) never contact the target, not even its DNS.
+        if (!cacheOnly(resolved)) assertThreatAllowed(url, resolved.threatProtection);
         if (!cacheOnly(resolved)) await assertFetchable(url, services.config.targets);
         // An identical repeat of a request that answered 408 processing_continues joins its job (compat.md §4).
         const key = resumeKey(principal.teamId, principal.keyId, body);
@@ -75,7 +80,7 @@ export function scrapeRoutes(services: Services) {
           throw e;
         } finally {
           // Zero data retention: the queue's copy of the result (the document) goes at once.
-          if (resolved.zeroDataRetention) await services.queue.forget(scrapeId).catch(() => {});
+          if (keepsNoData(resolved)) await services.queue.forget(scrapeId).catch(() => {});
         }
         if (running) await dropResume(services.db, key);
         return rawJson(`{"success":true,"data":${result.document}}`);
@@ -115,5 +120,5 @@ async function explainMissing(services: Services, id: string, teamId: string): P
   const record = await getScrapeRecord(services.db, id);
   if (!record?.zeroDataRetention) return;
   if (record.teamId !== teamId) throw new TrawlError('FORBIDDEN', 'Forbidden');
-  throw new TrawlError('BAD_REQUEST', 'This scrape used zero data retention: its result was returned once and never stored, so it cannot be read back.');
+  throw new TrawlError('BAD_REQUEST', 'This scrape used zero data retention (or lockdown): its result was returned once and never stored, so it cannot be read back.');
 }

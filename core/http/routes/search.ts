@@ -14,6 +14,7 @@ import { resolveSearchRequest } from '../../search/request.ts';
 import { runSearch } from '../../search/run.ts';
 import { submitFeedback } from '../../search/feedback.ts';
 import { researchRoutes } from './search-research.ts';
+import { resolveThreatPolicy } from '../../threat/team.ts';
 
 function json(body: unknown): Response {
   return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json; charset=utf-8' } });
@@ -36,6 +37,8 @@ export function searchRoutes(services: Services) {
           credits: 1,
           zeroDataRetention: resolved.enterprise.includes('zdr'),
         });
+        const b = body as { threatProtection?: unknown; scrapeOptions?: { threatProtection?: unknown } };
+        if (resolved.scrape) resolved.scrape.threatProtection = await resolveThreatPolicy(services, principal.teamId, b.scrapeOptions?.threatProtection ?? b.threatProtection);
         return json(await runSearch(services, { teamId: principal.teamId, keyId: principal.keyId }, resolved, request.signal));
       },
       {

@@ -20,6 +20,10 @@ export function navigationError(error: unknown, request: EngineRequest, state: P
   const message = error instanceof Error ? error.message : String(error);
   const net = /net::(ERR_[A-Z_0-9]+)/.exec(message)?.[1];
   const url = request.url;
+  if (state.refusedThreat) {
+    const t = state.refusedThreat;
+    return new TrawlError(t.code, `[browser] ${t.message}`, { details: { rule: t.rule, url: t.url } });
+  }
   if (state.refusedNavigation) {
     const { url: refused, verdict } = state.refusedNavigation;
     if (verdict.kind === 'unresolved') {

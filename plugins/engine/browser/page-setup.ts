@@ -16,6 +16,7 @@ import type { Logger } from '../../../core/log.ts';
 import type { TargetGate } from '../../proxy/gate/target-gate.ts';
 import { COOKIE_BANNER_CSS, installCookieBannerStyle, isAdRequest } from './adblock.ts';
 import { createHostGuard, type HostVerdict, type Lookup } from '../../../core/net/host-guard.ts';
+import { threatVerdict, type ThreatBlock } from '../../../core/threat/check.ts';
 import { acceptLanguage, locationEmulation } from './locale.ts';
 
 /** Desktop viewport, px. */
@@ -36,6 +37,8 @@ export interface PageState {
   mainResponse?: HTTPResponse;
   /** Set when the guard refused a main-frame navigation. */
   refusedNavigation?: { url: string; verdict: Exclude<HostVerdict, { ok: true }> };
+  /** Set when threatProtection refused a main-frame navigation (core/threat). */
+  refusedThreat?: ThreatBlock & { url: string };
   /** Requests refused by the SSRF guard (or for a local scheme). */
   refused: number;
   /** Requests blocked as ads, trackers or consent managers. */
@@ -141,7 +144,7 @@ export async function preparePage(page: Page, request: EngineRequest, opts: Prep
   // Interception: early SSRF check and ad blocking.
   const guard = request.targets.allowAll ? undefined : createHostGuard(request.targets, resolver.addresses);
   const blockAds = options.blockAds !== false;
-  if (guard || blockAds || hasSiteHeaders) {
+  if (guard || blockAds || hasSiteHeaders || options.threatProtection) {
     await page.setRequestInterception(true);
     page.on('request', (req) => void decide(req).catch(() => undefined));
   }
@@ -158,6 +161,12 @@ export async function preparePage(page: Page, request: EngineRequest, opts: Prep
       return req.abort('accessdenied');
     }
     const mainNav = req.isNavigationRequest() && req.frame() === page.mainFrame();
+    const threat = req.isNavigationRequest() ? threatVerdict(url, options.threatProtection) : undefined;
+    if (threat) {
+      state.refused++;
+      if (mainNav) state.refusedThreat = { ...threat, url };
+      return req.abort('blockedbyclient');
+    }
     if (blockAds && !mainNav && isAdRequest(url)) {
       state.adsBlocked++;
       return req.abort('blockedbyclient');
