@@ -15,5 +15,19 @@ export function createLogger(level: string, base: Record<string, unknown> = {}):
   return pino({ level, base: { pid: process.pid, ...base }, timestamp: pino.stdTimeFunctions.isoTime });
 }
 
+/** Log fields that can carry a target URL: censored in the logs of zero-data-retention work. */
+const URL_PATHS = ['url', 'sourceURL', 'href', 'target', '*.url', '*.sourceURL', '*.href', 'err.url', 'req.url'];
+
+/**
+ * The logger of one scrape: a child with `bindings`; with `keepsNoData` (zero data retention or
+ * lockdown, compat.md §2.2) every URL-carrying field is written `[redacted]` and `zeroDataRetention`
+ * is bound instead of the URL.
+ */
+export function scrapeLogger(parent: Logger, bindings: Record<string, unknown>, keepsNoData: boolean): Logger {
+  if (!keepsNoData) return parent.child(bindings);
+  const { url: _url, sourceURL: _source, ...rest } = bindings;
+  return parent.child({ ...rest, zeroDataRetention: true }, { redact: { paths: URL_PATHS, censor: '[redacted]' } });
+}
+
 /** A logger that drops everything (tests and plugin contract suites). */
 export const silentLogger: Logger = pino({ level: 'silent' });

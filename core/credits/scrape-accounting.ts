@@ -12,7 +12,7 @@
  * 4. for zero data retention, gives a logger that redacts URLs.
  */
 import type { Services } from '../services.ts';
-import type { Logger } from '../log.ts';
+import { scrapeLogger, type Logger } from '../log.ts';
 import type { ScrapeRequest, Document } from '../scrape/document.ts';
 import { TrawlError } from '../errors.ts';
 import { teamSettings } from '../auth/teams.ts';
@@ -38,9 +38,6 @@ const PAGE_SLOT_WAIT_MS = 10 * 60_000;
 /** A slot's lease outlives the scrape's timeout by this much (Redis; crash safety), ms. */
 const LEASE_GRACE_MS = 60_000;
 
-/** Log keys hidden for zero data retention scrapes (interface.md: no URLs in logs). */
-const ZDR_REDACT = ['url', 'sourceURL', 'href', 'target', '*.url', '*.sourceURL', '*.href', 'err.url', 'req.url'];
-
 export interface ScrapeAccounting {
   /** The request to run: its timeout is what is left after waiting for a slot. */
   request: ScrapeRequest;
@@ -63,9 +60,7 @@ export interface ScrapeAccounting {
  */
 export async function startScrapeAccounting(services: Services, data: AccountedScrape, signal?: AbortSignal): Promise<ScrapeAccounting> {
   const quiet = data.options.zeroDataRetention || data.options.lockdown;
-  const log = quiet
-    ? services.log.child({ jobId: data.scrapeId, zeroDataRetention: true }, { redact: { paths: ZDR_REDACT, censor: '[redacted]' } })
-    : services.log.child({ jobId: data.scrapeId, url: data.url });
+  const log = scrapeLogger(services.log, { jobId: data.scrapeId, url: data.url }, quiet);
   const team = await teamSettings(services.db, data.teamId, services.config.accounts.authCacheMs);
   // Engines check threatProtection synchronously on every hop: have the threat lists loaded first.
   if (data.options.threatProtection && data.options.threatProtection.mode !== 'manual-only') await loadThreatLists(services.registry, services.config);

@@ -11,7 +11,7 @@
  */
 import { workerEntry } from '../worker-entry.ts';
 import type { ResolvedConfig } from '../config.ts';
-import type { Logger } from '../log.ts';
+import { scrapeLogger, type Logger } from '../log.ts';
 import type { EngineResponse } from '../plugin.ts';
 import { TrawlError, type SerializedError } from '../errors.ts';
 import type { Document, ScrapeRequest } from '../scrape/document.ts';
@@ -121,7 +121,7 @@ export function createContentThreads(config: ResolvedConfig, log: Logger): Conte
       const id = nextId++;
       return new Promise<Document>((resolve, reject) => {
         const timer = setTimeout(() => {
-          log.warn({ url: req.url, threadIndex: i }, 'a content thread overran the deadline; replacing it');
+          scrapeLogger(log, { url: req.url }, req.options.zeroDataRetention || req.options.lockdown).warn({ threadIndex: i }, 'a content thread overran the deadline; replacing it');
           retire(i, thread, new TrawlError('SCRAPE_TIMEOUT', `Building the document of ${req.sourceURL} did not finish in time. Retry, or raise "timeout".`, { retryable: true }));
         }, Math.max(0, deadlineMs - Date.now()) + GRACE_MS);
         thread.pending.set(id, { resolve, reject, timer });

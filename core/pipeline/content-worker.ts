@@ -11,7 +11,7 @@
  * `/$bunfs/root/core/pipeline/content-worker.js`.
  */
 import type { ResolvedConfig } from '../config.ts';
-import { createLogger, type Logger } from '../log.ts';
+import { createLogger, scrapeLogger, type Logger } from '../log.ts';
 import { Registry } from '../registry.ts';
 import { TrawlError } from '../errors.ts';
 import type { BlobStore } from '../blobs.ts';
@@ -32,7 +32,7 @@ const noBlobs = new Proxy({} as BlobStore, {
 });
 
 async function run(task: ContentTask): Promise<ContentReply> {
-  const run = runContext(task.req, { config: config!, log: log!.child({ scrapeId: task.req.scrapeId }), blobs: noBlobs });
+  const run = runContext(task.req, { config: config!, log: scrapeLogger(log!, { scrapeId: task.req.scrapeId }, task.req.options.zeroDataRetention || task.req.options.lockdown), blobs: noBlobs });
   try {
     const doc = await buildDocument(task.response, task.req, { registry }, run, task.filename);
     return { id: task.id, doc };

@@ -7,83 +7,28 @@
  * packages pandoc and libreoffice-writer-nogui (bin/setup --test).
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startTrawl, type TestTrawl } from '../helpers/trawl.ts';
 import { serveFixtures, type FixtureSite } from '../helpers/fixture-site.ts';
 import { upload } from '../parse/helpers.ts';
 import { zip } from '../parsers/zip-writer.ts';
+import { MIME, odf, makeDocument, type DocumentType } from '../helpers/documents.ts';
 
 setDefaultTimeout(120_000);
 
-const MIME: Record<string, string> = {
-  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  odt: 'application/vnd.oasis.opendocument.text',
-  ods: 'application/vnd.oasis.opendocument.spreadsheet',
-  odp: 'application/vnd.oasis.opendocument.presentation',
-  epub: 'application/epub+zip',
-  rtf: 'application/rtf',
-  doc: 'application/msword',
-};
-
-const NS = [
-  'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"',
-  'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"',
-  'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"',
-  'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"',
-  'xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"',
-  'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"',
-].join(' ');
-
-/** An ODF package: the stored `mimetype` first, then the manifest and `content.xml`. */
-function odf(kind: 'spreadsheet' | 'presentation', body: string, manifestExtra = '', content?: Uint8Array): Uint8Array {
-  const mime = `application/vnd.oasis.opendocument.${kind}`;
-  const manifest = `<?xml version="1.0" encoding="UTF-8"?><manifest:manifest ${NS} manifest:version="1.2"><manifest:file-entry manifest:full-path="/" manifest:media-type="${mime}"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml">${manifestExtra}</manifest:file-entry></manifest:manifest>`;
-  const xml = `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${NS} office:version="1.2"><office:body><office:${kind}>${body}</office:${kind}></office:body></office:document-content>`;
-  return zip([
-    { name: 'mimetype', data: mime, store: true },
-    { name: 'META-INF/manifest.xml', data: manifest },
-    { name: 'content.xml', data: content ?? xml },
-  ]);
-}
-
-const cell = (v: string) => `<table:table-cell office:value-type="string"><text:p>${v}</text:p></table:table-cell>`;
-const ODS_BODY = `<table:table table:name="Tides"><table:table-row>${cell('Harbour')}${cell('High water')}</table:table-row><table:table-row>${cell('Quokkaport')}${cell('06:42')}</table:table-row></table:table>`;
-const ODP_BODY = [1, 2].map((n) => `<draw:page draw:name="page${n}"><draw:frame><draw:text-box><text:p>Slide ${n}: quokka ferries cross the bay at dawn.</text:p></draw:text-box></draw:frame></draw:page>`).join('');
-
-const MARKDOWN = '# Quokka harbour\n\nThe quokka ferry leaves the harbour at dawn and returns with the evening tide.\n\n# Timetable\n\nFerries run every hour until dusk.\n';
-
-let dir: string;
 const files: Record<string, Uint8Array> = {};
 let site: FixtureSite;
 let trawl: TestTrawl;
 
-function run(cmd: string[]): void {
-  const r = Bun.spawnSync(cmd, { cwd: dir, env: { ...process.env, HOME: dir }, stdout: 'pipe', stderr: 'pipe', timeout: 90_000 });
-  if (r.exitCode !== 0) throw new Error(`${cmd[0]} failed (${r.exitCode}): ${r.stderr.toString().slice(0, 500)} - install the test packages with bin/setup --test`);
-}
-
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'trawl-docs-'));
-  writeFileSync(join(dir, 'in.md'), MARKDOWN);
-  for (const ext of ['odt', 'pptx', 'epub', 'rtf']) {
-    run(['pandoc', 'in.md', '-s', '-o', `sample.${ext}`, '--metadata', 'title=Quokka book']);
-    files[ext] = new Uint8Array(readFileSync(join(dir, `sample.${ext}`)));
-  }
-  run(['soffice', `-env:UserInstallation=file://${dir}/lo-profile`, '--headless', '--convert-to', 'doc', '--outdir', dir, join(dir, 'sample.odt')]);
-  files.doc = new Uint8Array(readFileSync(join(dir, 'sample.doc')));
-  files.ods = odf('spreadsheet', ODS_BODY);
-  files.odp = odf('presentation', ODP_BODY);
+  for (const ext of Object.keys(MIME) as DocumentType[]) files[ext] = makeDocument(ext);
   const routes: Record<string, { body: Uint8Array; headers: Record<string, string> }> = {};
-  for (const [ext, body] of Object.entries(files)) routes[`/files/sample.${ext}`] = { body, headers: { 'content-type': MIME[ext]! } };
+  for (const [ext, body] of Object.entries(files)) routes[`/files/sample.${ext}`] = { body, headers: { 'content-type': MIME[ext as DocumentType] } };
   site = serveFixtures(routes);
   trawl = await startTrawl({ TRAWL_AUTH: 'off' });
 });
 afterAll(async () => {
   await trawl?.stop();
   site?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 /** What each type's text must contain after markdown conversion. */
@@ -100,7 +45,7 @@ const EXPECT: Record<string, string[]> = {
 describe('parsed from /v2/parse', () => {
   for (const ext of Object.keys(EXPECT)) {
     test(ext, async () => {
-      const r = await upload(trawl, { filename: `sample.${ext}`, contentType: MIME[ext], body: files[ext]! }, { formats: ['markdown'] });
+      const r = await upload(trawl, { filename: `sample.${ext}`, contentType: MIME[ext as DocumentType], body: files[ext]! }, { formats: ['markdown'] });
       expect([ext, r.status, r.text.slice(0, 300)]).toEqual([ext, 200, expect.any(String)]);
       for (const t of EXPECT[ext]!) expect(r.body.data.markdown).toContain(t);
       expect(r.body.data.warning).toBeUndefined();
@@ -129,7 +74,7 @@ describe('scraped from a URL', () => {
 
 describe('bad files are a 422 naming the parser', () => {
   const expect422 = async (ext: string, body: Uint8Array | string, words: string) => {
-    const r = await upload(trawl, { filename: `bad.${ext}`, contentType: MIME[ext], body });
+    const r = await upload(trawl, { filename: `bad.${ext}`, contentType: MIME[ext as DocumentType], body });
     expect([ext, r.status, r.body?.code]).toEqual([ext, 422, 'PARSE_FAILED']);
     expect(r.body.error).toContain(`[${ext}]`);
     expect(r.body.error).toContain(words);

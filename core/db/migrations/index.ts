@@ -16,9 +16,9 @@ import searchAnalyzer from './0008_search_analyzer.sql' with { type: 'text' };
 import crawlKeyLookups from './0009_crawl_key_lookups.sql' with { type: 'text' };
 import crawlCompletePages from './0010_crawl_complete_pages.sql' with { type: 'text' };
 import tenancy from './0011_tenancy_search_webhooks.sql' with { type: 'text' };
-import compatScrapeResume from './0011_compat_scrape_resume.sql' with { type: 'text' };
-import privacyActivity from './0011_privacy_activity.sql' with { type: 'text' };
-import privacyThreat from './0011_privacy_threat.sql' with { type: 'text' };
+import compatScrapeResume from './0012_compat_scrape_resume.sql' with { type: 'text' };
+import privacyActivity from './0013_privacy_activity.sql' with { type: 'text' };
+import privacyThreat from './0014_privacy_threat.sql' with { type: 'text' };
 
 export interface Migration {
   /** Unique, sortable name (the file name without `.sql`), recorded in `trawl_migrations`. */
@@ -40,7 +40,7 @@ export const migrations: Migration[] = [
   { name: '0009_crawl_key_lookups', sql: crawlKeyLookups },
   { name: '0010_crawl_complete_pages', sql: crawlCompletePages },
   { name: '0011_tenancy_search_webhooks', sql: tenancy },
-  { name: '0011_compat_scrape_resume', sql: compatScrapeResume },
-  { name: '0011_privacy_activity', sql: privacyActivity },
-  { name: '0011_privacy_threat', sql: privacyThreat },
+  { name: '0012_compat_scrape_resume', sql: compatScrapeResume },
+  { name: '0013_privacy_activity', sql: privacyActivity },
+  { name: '0014_privacy_threat', sql: privacyThreat },
 ];

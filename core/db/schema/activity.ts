@@ -1,5 +1,5 @@
 /**
- * `team_activity` (migration 0011_privacy_activity, issue 17): the audit list of a team's work for
+ * `team_activity` (migration 0013_privacy_activity, issue 17): the audit list of a team's work for
  * GET /v2/team/activity. No foreign key to teams, as for `jobs`: rows outlive key and team changes.
  */
 import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';

@@ -1,5 +1,5 @@
 /**
- * Compatibility state (migration 0011_compat_scrape_resume, issue 25): `scrape_resumes`, the scrapes
+ * Compatibility state (migration 0012_compat_scrape_resume, issue 25): `scrape_resumes`, the scrapes
  * that answered 408 `processing_continues` and keep running, by the key of the request that started
  * them (core/jobs/scrape-resume.ts), so an identical repeat joins the job (compat.md §4).
  */

@@ -16,7 +16,7 @@ export const teams = pgTable('teams', {
   zdrEnabled: boolean('zdr_enabled').notNull().default(false),
   /** Key of the team's webhook signatures, generated on first use (migration 0011; core/webhooks/team-secret.ts). */
   webhookSecret: text('webhook_secret'),
-  /** threatProtection team policy (migration 0011_privacy_threat; core/threat/policy.ts), or null. */
+  /** threatProtection team policy (migration 0014_privacy_threat; core/threat/policy.ts), or null. */
   threatPolicy: jsonb('threat_policy').$type<Record<string, unknown>>(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
