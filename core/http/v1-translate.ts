@@ -39,13 +39,20 @@ export function v1ScrapeOptions(v1: Json): Json {
   return out;
 }
 
-/** v1 search request -> v2: `limit` defaults to 5, web results only, v1 scrape options. */
+/** A JSON object (not null, not an array). */
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * v1 search request -> v2: `limit` defaults to 5, web results only, v1 scrape options. A
+ * `scrapeOptions` that is not an object (null included) is passed on unchanged, so the v2 validation
+ * refuses it with a 400 naming the field, as the v1 API did.
+ */
 export function v1SearchRequest(v1: Json): Json {
   const { scrapeOptions, ...rest } = v1;
   const out: Json = { ...rest, limit: v1.limit ?? 5 };
   delete out.sources;
   delete out.categories;
-  if (scrapeOptions !== undefined) out.scrapeOptions = v1ScrapeOptions(scrapeOptions);
+  if (scrapeOptions !== undefined) out.scrapeOptions = isObject(scrapeOptions) ? v1ScrapeOptions(scrapeOptions) : scrapeOptions;
   return out;
 }
 

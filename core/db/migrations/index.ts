@@ -15,6 +15,7 @@ import crawlWindowIndexes from './0007_crawl_window_indexes.sql' with { type: 't
 import searchAnalyzer from './0008_search_analyzer.sql' with { type: 'text' };
 import crawlKeyLookups from './0009_crawl_key_lookups.sql' with { type: 'text' };
 import crawlCompletePages from './0010_crawl_complete_pages.sql' with { type: 'text' };
+import queueInterruptions from './0011_sec_input_queue_interruptions.sql' with { type: 'text' };
 
 export interface Migration {
   /** Unique, sortable name (the file name without `.sql`), recorded in `trawl_migrations`. */
@@ -35,4 +36,5 @@ export const migrations: Migration[] = [
   { name: '0008_search_analyzer', sql: searchAnalyzer },
   { name: '0009_crawl_key_lookups', sql: crawlKeyLookups },
   { name: '0010_crawl_complete_pages', sql: crawlCompletePages },
+  { name: '0011_sec_input_queue_interruptions', sql: queueInterruptions },
 ];

@@ -5,6 +5,7 @@
  * registered format plugins (`scrapeOptionsSchema(formats)`), never hard-coded here.
  */
 import { Type, type TSchema, type Static } from '@sinclair/typebox';
+import { HeadersModel } from './common.ts';
 
 const Int = (opts: Record<string, unknown> = {}) => Type.Integer(opts);
 
@@ -83,7 +84,7 @@ export const scrapeOptionFields = {
   auditMetadata: Type.Optional(Type.Object({ username: Type.String() })),
   blockAds: Type.Optional(Type.Boolean({ default: true })),
   excludeTags: Type.Optional(Type.Array(Type.String())),
-  headers: Type.Optional(Type.Record(Type.String(), Type.String())),
+  headers: Type.Optional(HeadersModel),
   includeTags: Type.Optional(Type.Array(Type.String())),
   location: Type.Optional(Location),
   lockdown: Type.Optional(Type.Boolean({ default: false })),
