@@ -48,8 +48,10 @@ export function createApp(services: Services) {
         throw new TrawlError('PAYLOAD_TOO_LARGE', `The request body is ${length} bytes; at most ${maxBody} bytes are accepted.`);
       }
     })
-    .onParse({ as: 'global' }, ({ request, path }, contentType) =>
-      path === PARSE_PATH ? undefined : readJsonBody(request, contentType, maxBody),
+    // Every body is read here (null: none, or the upload route's, left unread for that route), so
+    // Elysia's own parsers never run.
+    .onParse({ as: 'global' }, ({ request }, contentType) =>
+      new URL(request.url).pathname === PARSE_PATH ? null : readJsonBody(request, contentType, maxBody),
     )
     .onError(({ code, error, request }) => {
       const e = toTrawlError(code, error, log.child({ method: request.method, path: new URL(request.url).pathname }));

@@ -119,19 +119,20 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
 }
 
 /**
- * Elysia parse hook for the JSON routes: returns the checked body, or undefined when the request has
- * no body. Any other content type is refused: these routes take JSON only.
+ * Elysia parse hook for the JSON routes: returns the checked body, or null when the request has no
+ * body (null, not undefined, so that Elysia does not try its own parser on the empty body). Any other
+ * content type is refused: these routes take JSON only.
  * @param maxBytes the body limit (`TRAWL_MAX_BODY_BYTES`), bytes
  * @throws TrawlError PAYLOAD_TOO_LARGE, BAD_REQUEST, BAD_REQUEST_INVALID_JSON
  */
 export async function readJsonBody(request: Request, contentType: string, maxBytes: number): Promise<unknown> {
-  if (!request.body) return undefined;
+  if (!request.body) return null;
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);
-  if (declared === 0) return undefined;
+  if (declared === 0) return null;
   if (!JSON_TYPE.test(contentType.trim())) {
     throw new TrawlError('BAD_REQUEST', `This route takes a JSON body, not ${contentType || 'a body without Content-Type'}. Send Content-Type: application/json.`);
   }
   const bytes = await readLimited(request.body, maxBytes);
-  if (bytes.byteLength === 0) return undefined;
+  if (bytes.byteLength === 0) return null;
   return parseJsonBody(bytes);
 }
