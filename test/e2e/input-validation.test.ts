@@ -5,10 +5,10 @@
  * refused with the field path, and null objects (item 12).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { connect } from 'node:net';
 import { serveFixtures, type FixtureSite } from '../helpers/fixture-site.ts';
 import { startTrawl, type TestTrawl } from '../helpers/trawl.ts';
 import { createTestDatabaseConfig } from '../helpers/db.ts';
+import { postChunked } from './fuzz-cases.ts';
 
 const MAX_BODY = 1024 * 1024;
 let site: FixtureSite;
@@ -145,36 +145,6 @@ async function firstLine(stream: ReadableStream<Uint8Array>, needle: string, tim
     if (line) return line;
   }
   throw new Error(`no "${needle}" line in: ${text.slice(0, 2000)}`);
-}
-
-/**
- * POSTs a JSON body of `bytes` bytes with Transfer-Encoding: chunked (no Content-Length) over a raw
- * socket and returns the response status (0 if the server closed without answering).
- */
-function postChunked(base: string, path: string, bytes: number): Promise<number> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname);
-    let response = '';
-    socket.on('data', (d) => {
-      response += d.toString('latin1');
-      const m = /^HTTP\/1\.1 (\d{3})/.exec(response);
-      if (m) {
-        resolve(Number(m[1]));
-        socket.destroy();
-      }
-    });
-    socket.on('error', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0)));
-    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0)));
-    socket.write(`POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
-    const head = '{"url":"http://127.0.0.1:9/","pad":"';
-    const chunk = 'x'.repeat(64 * 1024);
-    const send = (s: string) => socket.write(`${Buffer.byteLength(s).toString(16)}\r\n${s}\r\n`);
-    send(head);
-    for (let sent = head.length; sent < bytes; sent += chunk.length) send(chunk);
-    send('"}');
-    socket.write('0\r\n\r\n');
-  });
 }
 
 describe('bodies without Content-Length (item 10)', () => {
