@@ -39,6 +39,8 @@ export function createApp(services: Services) {
   // Declared lengths are refused on arrival; bodies without Content-Length are counted as they are
   // read (readJsonBody). Bun's own limit (an empty 413) stays as a backstop. File uploads
   // (POST /v2/parse) have their own, larger limit, which that route checks itself.
+  const readBody = ({ request }: { request: Request }, contentType: string) =>
+    new URL(request.url).pathname === PARSE_PATH ? null : readJsonBody(request, contentType, maxBody);
   return new Elysia({ name: 'trawl', serve: { maxRequestBodySize: Math.max(maxBody, PARSE_MAX_BODY_BYTES) * 2 } })
     .onRequest(({ request, set }) => {
       const id = request.headers.get('x-request-id') ?? newId();
@@ -49,10 +51,10 @@ export function createApp(services: Services) {
       }
     })
     // Every body is read here (null: none, or the upload route's, left unread for that route), so
-    // Elysia's own parsers never run.
-    .onParse({ as: 'global' }, ({ request }, contentType) =>
-      new URL(request.url).pathname === PARSE_PATH ? null : readJsonBody(request, contentType, maxBody),
-    )
+    // Elysia's own parsers never run. The 'application/json' after it is never reached; it names the
+    // content type for the OpenAPI document (which ignores function parsers).
+    // (Elysia's types take no string here; its runtime does, as for route-level `parse`.)
+    .on({ as: 'global' }, 'parse', [readBody, 'application/json'] as never)
     .onError(({ code, error, request }) => {
       const e = toTrawlError(code, error, log.child({ method: request.method, path: new URL(request.url).pathname }));
       return errorResponse(e);
