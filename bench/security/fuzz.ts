@@ -95,10 +95,14 @@ try {
   console.log(`${routes.length} POST routes x ${cases.length} cases = ${jobs.length} requests, ${CONCURRENCY} in flight`);
 
   let done = false;
+  const inFlight = new Set<string>();
+  /** Slow /health answers and the requests in flight meanwhile. */
+  const stalls: { ms: number; during: string[] }[] = [];
   let worstHealthMs = 0;
   let healthSamples = 0;
   let healthFailures = 0;
-  let peakRss = rss();
+  const startRss = rss();
+  let peakRss = startRss;
   const sampler = (async () => {
     while (!done) {
       const t0 = performance.now();
@@ -109,7 +113,9 @@ try {
       } catch {
         healthFailures++;
       }
-      worstHealthMs = Math.max(worstHealthMs, performance.now() - t0);
+      const ms = performance.now() - t0;
+      worstHealthMs = Math.max(worstHealthMs, ms);
+      if (ms > 500) stalls.push({ ms: Math.round(ms), during: [...inFlight] });
       healthSamples++;
       peakRss = Math.max(peakRss, rss());
       await Bun.sleep(100);
@@ -125,7 +131,10 @@ try {
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < jobs.length) {
         const { route, c } = jobs[next++];
+        const what = `${route} ${c.name}`;
+        inFlight.add(what);
         const r = await sendCase(base, concretePath(route), c, 120_000);
+        inFlight.delete(what);
         byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
         if (r.status === 500 || r.status === 0) bad.push(`${route} ${c.name}: ${r.status} ${r.code ?? ''}`);
         slowest.push({ ms: Math.round(r.ms), what: `${route} ${c.name}` });
@@ -141,12 +150,13 @@ try {
   console.log(`500s and unanswered: ${bad.length}`);
   for (const b of bad.slice(0, 50)) console.log(`  ${b}`);
   console.log(`slowest requests: ${slowest.slice(0, 5).map((s) => `${s.what} ${s.ms} ms`).join('; ')}`);
-  console.log(`/health: ${healthSamples} samples, worst ${Math.round(worstHealthMs)} ms, ${healthFailures} failed`);
-  console.log(`peak RSS ${Math.round(peakRss / 1024 / 1024)} MB; ${Math.round(seconds)} s`);
+  console.log(`/health: ${healthSamples} samples, worst ${Math.round(worstHealthMs)} ms, ${healthFailures} failed, ${stalls.length} over 500 ms`);
+  for (const st of stalls.sort((a, b) => b.ms - a.ms).slice(0, 8)) console.log(`  ${st.ms} ms during: ${st.during.join(' | ')}`);
+  console.log(`RSS ${Math.round(startRss / 1024 / 1024)} MB at the start, peak ${Math.round(peakRss / 1024 / 1024)} MB; ${Math.round(seconds)} s`);
   console.log(
     JSON.stringify({
       routes: routes.length, cases: cases.length, requests: jobs.length, concurrency: CONCURRENCY, byStatus, fiveHundreds: bad.length,
-      worstHealthMs: Math.round(worstHealthMs), healthSamples, healthFailures, peakRssMb: Math.round(peakRss / 1024 / 1024), seconds: Math.round(seconds),
+      worstHealthMs: Math.round(worstHealthMs), healthSamples, healthFailures, healthOver500ms: stalls.length, startRssMb: Math.round(startRss / 1024 / 1024), peakRssMb: Math.round(peakRss / 1024 / 1024), seconds: Math.round(seconds),
     }),
   );
 } finally {

@@ -100,7 +100,7 @@ export function fuzzCases(size: FuzzSize, maxBodyBytes: number, target = DEFAULT
   }
 
   // NUL and unpaired surrogates in every field, a key, and deep in an array.
-  const bad = size === 'full' ? ['a\u0000b', 'a\ud800b', '\udc00', 'a\\u0000'] : ['a\u0000b', 'a\ud800b'];
+  const bad = size === 'full' ? ['a\u0000b', 'a\ud800b', '\udc00', 'an escaped \\u0000'] : ['a\u0000b', 'a\ud800b'];
   for (const s of bad) {
     for (const f of fields) out.push(json(`${f} ${JSON.stringify(s)}`, { ...base(), [f]: s }));
     out.push(json(`key ${JSON.stringify(s)}`, { ...base(), [s]: 1 }));
@@ -118,6 +118,8 @@ export function fuzzCases(size: FuzzSize, maxBodyBytes: number, target = DEFAULT
     for (const f of ['formats', 'actions', 'parsers', 'urls', 'includePaths', 'sources']) {
       out.push(json(`${f} of many`, { ...base(), [f]: Array.from({ length: 100_000 }, () => 'x') }));
     }
+    out.push(raw('many values', `{"url":"${TARGET}","pad":[${Array(4_000_000).fill('0').join(',')}]}`));
+    out.push(json('many keys', { ...base(), pad: Object.fromEntries(Array.from({ length: 199_000 }, (_, i) => [`k${i}`, i])) }));
     out.push(json('scrapeOptions nulls', { ...base(), scrapeOptions: Object.fromEntries(FIELDS.map((f) => [f, null])) }));
     out.push(json('jsonOptions null', { ...base(), formats: ['json'], jsonOptions: null }));
   }

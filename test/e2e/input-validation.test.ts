@@ -9,6 +9,7 @@ import { serveFixtures, type FixtureSite } from '../helpers/fixture-site.ts';
 import { startTrawl, type TestTrawl } from '../helpers/trawl.ts';
 import { createTestDatabaseConfig } from '../helpers/db.ts';
 import { postChunked } from './fuzz-cases.ts';
+import { upload } from '../parse/helpers.ts';
 
 const MAX_BODY = 1024 * 1024;
 let site: FixtureSite;
@@ -92,6 +93,14 @@ describe('nesting and validation errors (item 2)', () => {
     }
     const ok = await trawl.post('/v2/scrape', { url: 'http://127.0.0.1:9/', nested: JSON.parse('['.repeat(60) + ']'.repeat(60)) });
     expect(ok.body?.error ?? '').not.toContain('deeper');
+  });
+
+  test('a body of more than 200,000 values is a 400 before it is parsed', async () => {
+    const res = await trawl.post('/v2/batch/scrape', `{"urls":[${Array(200_001).fill('0').join(',')}]}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toContain('200000 values');
+    const ok = await trawl.post('/v2/scrape', `{"url":"http://127.0.0.1:9/","pad":[${Array(1000).fill('0').join(',')}]}`);
+    expect(ok.body?.error ?? '').not.toContain('values');
   });
 
   test('a validation error does not echo the value', async () => {
@@ -186,6 +195,19 @@ describe('NUL, surrogates and null objects (item 12)', () => {
       expect(res.body.error).toContain(named);
     });
   }
+
+  test('the options part of an upload is held to the same rules', async () => {
+    const file = { filename: 'a.html', contentType: 'text/html', body: '<html><body><p>x</p></body></html>' };
+    for (const [options, says] of [
+      [{ formats: ['markdown'], note: 'a\u0000' }, '/note'],
+      [{ headers: 'x'.repeat(1000) }, 'not a string'],
+      [JSON.parse('{"a":' + '['.repeat(70) + ']'.repeat(70) + '}'), '64'],
+    ] as const) {
+      const res = await upload(trawl, file, options);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toContain(says);
+    }
+  });
 
   test('POST /v1/search with scrapeOptions null is treated as absent (as in v2), not a 500', async () => {
     const res = await trawl.post('/v1/search', { query: 'x', scrapeOptions: null });
