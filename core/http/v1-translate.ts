@@ -44,8 +44,8 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 
 /**
  * v1 search request -> v2: `limit` defaults to 5, web results only, v1 scrape options. A
- * `scrapeOptions` that is not an object (null included) is passed on unchanged, so the v2 validation
- * refuses it with a 400 naming the field, as the v1 API did.
+ * `scrapeOptions` that is not an object is passed on unchanged to the v2 route: null is absent there,
+ * anything else a 400 naming the field (it used to be a 500 here).
  */
 export function v1SearchRequest(v1: Json): Json {
   const { scrapeOptions, ...rest } = v1;

@@ -2,7 +2,9 @@
  * In-process queue driver (no REDIS_URL). Jobs are rows of `queue_jobs` (memory-store.ts) and run in
  * this process, at most `concurrency` per queue; the database decides which job is next, so priority
  * and delays hold across restarts. On start, jobs a stopped process left active are put back to waiting
- * and run again, at most once: a second interruption fails the job (MAX_INTERRUPTIONS). Meant for one process per database: with several processes, use Redis (bullmq.ts).
+ * and run again, at most once: a second interruption fails the job (MAX_INTERRUPTIONS); a clean
+ * shutdown puts its running jobs back uncounted. Meant for one process per database: with several
+ * processes, use Redis (bullmq.ts).
  */
 import type { Database } from '../db/client.ts';
 import { TrawlError } from '../errors.ts';
