@@ -4,7 +4,7 @@
  * process), api, worker, scheduler, migrate, or version. Compiled with `bun build --compile` into
  * `dist/trawl`; run from a checkout with `bun bin/trawl.ts serve`.
  */
-import { loadConfig, ConfigError } from '../core/config.ts';
+import { loadConfig, ConfigError, enterProductionMode } from '../core/config.ts';
 import { createLogger } from '../core/log.ts';
 import { VERSION } from '../core/version.ts';
 
@@ -62,6 +62,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`trawl: unknown mode "${mode}"\n\n${USAGE}\n`);
     return 2;
   }
+  enterProductionMode(); // before the HTTP framework is first imported (through core/runtime.ts)
   const { start } = await import('../core/runtime.ts');
   const running = await startOrExplain(start, mode as 'serve', config, log, (key) => {
     process.stdout.write(

@@ -400,3 +400,13 @@ export function childProcessEnv(): Record<string, string> {
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) out[k] = v;
   return out;
 }
+
+/**
+ * Puts the HTTP framework in production mode unless `NODE_ENV` is set already (e.g. `development`).
+ * Elysia reads `NODE_ENV` once, when it is first imported; outside production it builds every
+ * validation error with a pretty-printed copy of the whole request body (issue 15). Call before
+ * core/runtime.ts is imported (bin/trawl.ts does, for the server modes).
+ */
+export function enterProductionMode(): void {
+  process.env.NODE_ENV ??= 'production';
+}

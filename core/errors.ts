@@ -44,6 +44,7 @@ export const CODE_TABLE = {
   PARSE_FAILED: { status: 422, retryable: false, wire: true },
   RATE_LIMITED: { status: 429, retryable: true, wire: false },
   UNKNOWN_ERROR: { status: 500, retryable: false, wire: true },
+  JOB_INTERRUPTED: { status: 500, retryable: false, wire: false },
   SCRAPE_ALL_ENGINES_FAILED: { status: 500, retryable: true, wire: true },
   SCRAPE_SITE_ERROR: { status: 500, retryable: true, wire: true },
   SCRAPE_SSL_ERROR: { status: 500, retryable: false, wire: true },

@@ -61,11 +61,11 @@ export async function start(
   if (mode === 'serve' || mode === 'worker') await startWorkers(services);
   if (mode === 'serve' || mode === 'scheduler') stops.push(startScheduler(services));
   if (mode === 'serve' || mode === 'api') {
-    const { createApp } = await import('./http/app.ts');
+    const { createApp, httpProduction } = await import('./http/app.ts');
     const app = createApp(services).listen({ port: config.port, hostname: config.host });
     port = app.server?.port;
     if (port) services.baseUrl = defaultBaseUrl(config, port);
-    log.info({ port, host: config.host, mode, database: services.db.kind, queue: services.queue.kind }, 'trawl listening');
+    log.info({ port, host: config.host, mode, database: services.db.kind, queue: services.queue.kind, production: httpProduction }, 'trawl listening');
     stops.push(async () => {
       await app.stop();
     });

@@ -43,7 +43,8 @@ export function v1ScrapeOptions(v1: Json): Json {
 /** v1 crawl `maxDepth` default (compat.md §19), applied when neither depth field is given. */
 export const V1_CRAWL_MAX_DEPTH = 10;
 
-const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
+/** A JSON object (not null, not an array). */
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * v1 crawl request -> v2: `scrapeOptions` translated as v1 scrape options, `maxDepth` defaults to 10,
@@ -62,13 +63,17 @@ export function v1BatchRequest(v1: Json): Json {
   return v1ScrapeOptions(v1);
 }
 
-/** v1 search request -> v2: `limit` defaults to 5, web results only, v1 scrape options. */
+/**
+ * v1 search request -> v2: `limit` defaults to 5, web results only, v1 scrape options. A
+ * `scrapeOptions` that is not an object is passed on unchanged to the v2 route: null is absent there,
+ * anything else a 400 naming the field (it used to be a 500 here).
+ */
 export function v1SearchRequest(v1: Json): Json {
   const { scrapeOptions, ...rest } = v1;
   const out: Json = { ...rest, limit: v1.limit ?? 5 };
   delete out.sources;
   delete out.categories;
-  if (scrapeOptions !== undefined) out.scrapeOptions = v1ScrapeOptions(scrapeOptions);
+  if (scrapeOptions !== undefined) out.scrapeOptions = isObject(scrapeOptions) ? v1ScrapeOptions(scrapeOptions) : scrapeOptions;
   return out;
 }
 

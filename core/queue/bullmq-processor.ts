@@ -41,11 +41,20 @@ export function bullmqProcessor<T, R>(
   };
 }
 
-/** Revives the TrawlError a worker stored as `failedReason` (anything else: UNKNOWN_ERROR). */
+/** BullMQ's `failedReason` for a job whose worker died more than `maxStalledCount` times. */
+const STALLED_REASON = 'job stalled more than allowable limit';
+
+/**
+ * Revives the TrawlError a worker stored as `failedReason`; BullMQ's stalled-limit failure becomes
+ * JOB_INTERRUPTED (as in the in-process driver); anything else UNKNOWN_ERROR.
+ */
 export function reviveFailure(reason: string | undefined): TrawlError {
   try {
     const parsed = JSON.parse(reason ?? '');
     if (parsed && parsed.name === 'TrawlError') return TrawlError.fromJSON(parsed);
   } catch {}
+  if (reason === STALLED_REASON) {
+    return new TrawlError('JOB_INTERRUPTED', 'The job was interrupted twice: the worker running it stopped (a crash or an out-of-memory kill) while it ran. It is not run again, since running it may be what stops the worker.');
+  }
   return new TrawlError('UNKNOWN_ERROR', reason || 'Job failed');
 }

@@ -30,7 +30,10 @@ export interface BullmqQueueOptions {
   lockDurationMs?: number;
   /** How often workers look for stalled jobs, ms (default 30 000). */
   stalledIntervalMs?: number;
-  /** Times a job may stall (worker died) before it fails (default 2). */
+  /**
+   * Times a stalled job (its worker died) is put back to waiting; the next stall fails it with
+   * JOB_INTERRUPTED (default 1: a job runs at most twice, as MAX_INTERRUPTIONS in core/queue/memory.ts).
+   */
   maxStalledCount?: number;
   /** Finished jobs stay readable by `waitFor` this long, ms (default 1 h). */
   keepFinishedMs?: number;
@@ -192,7 +195,7 @@ export async function createBullmqQueue(redisUrl: string, log: Logger, options: 
         concurrency: Math.max(1, Math.floor(opts.concurrency)),
         lockDuration: options.lockDurationMs ?? 30_000,
         stalledInterval: options.stalledIntervalMs ?? 30_000,
-        maxStalledCount: options.maxStalledCount ?? 2,
+        maxStalledCount: options.maxStalledCount ?? 1,
       });
       worker.on('error', (e) => log.warn({ err: e, queue }, 'bullmq worker error'));
       workers.set(queue, { worker, running, cancelled });

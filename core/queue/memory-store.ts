@@ -96,16 +96,38 @@ export class QueueStore {
   }
 
   /**
-   * Jobs left active by a process that stopped go back to waiting; the interrupted attempt is not
-   * counted. Call only when no other process uses the table.
-   * @returns how many jobs were resumed
+   * Jobs left active by a process that stopped go back to waiting, with the interruption counted
+   * (the interrupted attempt itself is not: it does not use up a retry). A job interrupted
+   * `maxInterruptions` times fails with `error` instead: its run may be what stops the process, and
+   * resuming it would stop every start. Call only when no other process uses the table.
+   * @returns the ids resumed and the ids failed
    */
-  async resumeInterrupted(): Promise<number> {
-    const rows = await this.db.query(
-      `UPDATE queue_jobs SET status = 'waiting', attempts = greatest(attempts - 1, 0), updated_at = clock_timestamp()
-       WHERE status = 'active' RETURNING id`,
+  async resumeInterrupted(maxInterruptions: number, error: SerializedError): Promise<{ resumed: string[]; failed: string[] }> {
+    const rows = await this.db.query<{ id: string; status: string }>(
+      `UPDATE queue_jobs SET
+         interruptions = interruptions + 1,
+         status = CASE WHEN interruptions + 1 >= $1 THEN 'failed' ELSE 'waiting' END,
+         attempts = CASE WHEN interruptions + 1 >= $1 THEN attempts ELSE greatest(attempts - 1, 0) END,
+         error = CASE WHEN interruptions + 1 >= $1 THEN $2::jsonb ELSE error END,
+         data = CASE WHEN interruptions + 1 >= $1 THEN NULL ELSE data END,
+         updated_at = clock_timestamp()
+       WHERE status = 'active' RETURNING id, status`,
+      [maxInterruptions, JSON.stringify(error)],
     );
-    return rows.length;
+    return { resumed: rows.filter((r) => r.status === 'waiting').map((r) => r.id), failed: rows.filter((r) => r.status === 'failed').map((r) => r.id) };
+  }
+
+  /**
+   * Puts active jobs this process stops running on a clean shutdown back to waiting, not counted as
+   * an interruption or an attempt.
+   */
+  async release(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.query(
+      `UPDATE queue_jobs SET status = 'waiting', attempts = greatest(attempts - 1, 0), updated_at = clock_timestamp()
+       WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)) AND status = 'active'`,
+      [JSON.stringify(ids)],
+    );
   }
 
   /** Deletes finished jobs older than `keepMs`. */

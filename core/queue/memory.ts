@@ -2,7 +2,9 @@
  * In-process queue driver (no REDIS_URL). Jobs are rows of `queue_jobs` (memory-store.ts) and run in
  * this process, at most `concurrency` per queue; the database decides which job is next, so priority
  * and delays hold across restarts. On start, jobs a stopped process left active are put back to waiting
- * and run again. Meant for one process per database: with several processes, use Redis (bullmq.ts).
+ * and run again, at most once: a second interruption fails the job (MAX_INTERRUPTIONS); a clean
+ * shutdown puts its running jobs back uncounted. Meant for one process per database: with several
+ * processes, use Redis (bullmq.ts).
  */
 import type { Database } from '../db/client.ts';
 import { TrawlError } from '../errors.ts';
@@ -22,6 +24,20 @@ import {
 } from './shared.ts';
 import type { JobHandler, JobOptions, QueueCounts, QueueDriver, QueueJob } from './types.ts';
 import { Waiters, jsonCopy, type Outcome } from './waiters.ts';
+
+/**
+ * Times a job may be interrupted (its process stopped while it ran) before it fails with
+ * JOB_INTERRUPTED instead of running again: it ran and its process died twice. BullMQ's equivalent
+ * bound is the worker's `maxStalledCount` (core/queue/bullmq.ts).
+ */
+export const MAX_INTERRUPTIONS = 2;
+
+function interruptedError(): TrawlError {
+  return new TrawlError(
+    'JOB_INTERRUPTED',
+    `The job was interrupted ${MAX_INTERRUPTIONS} times: the process running it stopped (a crash or an out-of-memory kill) while it ran. It is not run again, since running it may be what stops the process.`,
+  );
+}
 
 export interface MemoryQueueOptions {
   /** How often idle queues and waiters look at the table again, ms (a safety net; default 5000). */
@@ -53,8 +69,9 @@ export async function createMemoryQueue(db: Database, log: Logger, options: Memo
   let closing = false;
   let abandoned = false; // past the close grace: running handlers' outcomes are dropped
 
-  const resumed = await store.resumeInterrupted();
-  if (resumed > 0) log.info({ jobs: resumed }, 'resuming interrupted queue jobs');
+  const interrupted = await store.resumeInterrupted(MAX_INTERRUPTIONS, interruptedError().toJSON());
+  if (interrupted.resumed.length > 0) log.info({ jobs: interrupted.resumed.length }, 'resuming interrupted queue jobs');
+  if (interrupted.failed.length > 0) log.warn({ jobIds: interrupted.failed }, `queue jobs interrupted ${MAX_INTERRUPTIONS} times failed`);
   await store.prune(keepMs);
   const pruneTimer = setInterval(() => store.prune(keepMs).catch((e) => log.warn({ err: e }, 'queue prune failed')), 600_000);
   pruneTimer.unref?.();
@@ -74,7 +91,11 @@ export async function createMemoryQueue(db: Database, log: Logger, options: Memo
         while (!closing && r.active.size < r.concurrency) {
           const row = await store.claim(r.queue);
           if (!row) break;
-          if (closing) return; // claimed during shutdown: left active, resumed on next start
+          if (closing) {
+            // Claimed during shutdown: back to waiting, not counted as an interruption.
+            await store.release([row.id]).catch((e) => log.warn({ err: e, jobId: row.id }, 'could not release queue job'));
+            return;
+          }
           start(r, row);
         }
       } while (r.again && !closing);
@@ -210,12 +231,15 @@ export async function createMemoryQueue(db: Database, log: Logger, options: Memo
       clearInterval(pollTimer);
       for (const r of runners.values()) clearTimeout(r.timer);
       const running = [...runners.values()].flatMap((r) => [...r.active.values()]);
+      const runningIds = [...runners.values()].flatMap((r) => [...r.active.keys()]);
       let graceTimer: ReturnType<typeof setTimeout> | undefined;
       const grace = new Promise<void>((resolve) => (graceTimer = setTimeout(resolve, graceMs)));
       await Promise.race([Promise.all(running.map((e) => e.done)), grace]);
       clearTimeout(graceTimer);
       abandoned = true;
       for (const e of running) e.controller.abort(closedError());
+      // A clean shutdown is not an interruption: jobs still running go back to waiting uncounted.
+      await store.release(runningIds).catch((e) => log.warn({ err: e }, 'could not release queue jobs'));
       waiters.rejectAll(closedError());
     },
   };

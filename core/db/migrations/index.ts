@@ -19,6 +19,7 @@ import tenancy from './0011_tenancy_search_webhooks.sql' with { type: 'text' };
 import compatScrapeResume from './0012_compat_scrape_resume.sql' with { type: 'text' };
 import privacyActivity from './0013_privacy_activity.sql' with { type: 'text' };
 import privacyThreat from './0014_privacy_threat.sql' with { type: 'text' };
+import queueInterruptions from './0015_queue_interruptions.sql' with { type: 'text' };
 
 export interface Migration {
   /** Unique, sortable name (the file name without `.sql`), recorded in `trawl_migrations`. */
@@ -43,4 +44,5 @@ export const migrations: Migration[] = [
   { name: '0012_compat_scrape_resume', sql: compatScrapeResume },
   { name: '0013_privacy_activity', sql: privacyActivity },
   { name: '0014_privacy_threat', sql: privacyThreat },
+  { name: '0015_queue_interruptions', sql: queueInterruptions },
 ];

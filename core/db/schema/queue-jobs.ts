@@ -21,6 +21,8 @@ export const queueJobs = pgTable(
     /** Attempts started so far. */
     attempts: integer('attempts').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull().default(1),
+    /** Times the process stopped while the job was active (core/queue/memory-store.ts resumeInterrupted). */
+    interruptions: integer('interruptions').notNull().default(0),
     /** Base delay before a retry, ms; doubled each further attempt. */
     backoffMs: integer('backoff_ms').notNull().default(0),
     /** Earliest time the job may start (delays and retry backoff). */

@@ -4,7 +4,7 @@
  * Unknown keys are tolerated at every level (compat.md §1.2); spec fields are strictly typed.
  */
 import { Type, type TObject } from '@sinclair/typebox';
-import { DocumentModel } from './common.ts';
+import { DocumentModel, HeadersModel, JsonObjectModel } from './common.ts';
 import { AuditMetadata } from './scrape.ts';
 
 const Int = (opts: Record<string, unknown> = {}) => Type.Integer(opts);
@@ -15,8 +15,8 @@ export const WebhookModel = Type.Union([
   Type.Object(
     {
       url: Type.String({ minLength: 1 }),
-      headers: Type.Optional(Type.Record(Type.String(), Type.String())),
-      metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+      headers: Type.Optional(HeadersModel),
+      metadata: Type.Optional(JsonObjectModel),
       events: Type.Optional(Type.Array(Type.String())),
     },
     { additionalProperties: true },

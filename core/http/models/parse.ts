@@ -10,6 +10,7 @@ import type { FormatPlugin } from '../../plugin.ts';
 import { TrawlError } from '../../errors.ts';
 import { resolveFormats, resolveScrapeOptions } from '../../pipeline/scrape-options.ts';
 import { scrapeOptionsSchema, type ScrapeOptions } from './scrape.ts';
+import { MAX_JSON_DEPTH, assertStorableStrings, jsonDepth } from '../body.ts';
 
 /** Largest file `POST /v2/parse` takes, bytes (compat.md §14: 50 MB). */
 export const PARSE_MAX_FILE_BYTES = 50 * 1024 * 1024;
@@ -67,6 +68,7 @@ export function unsupportedParseOption(raw: Record<string, unknown>): string | u
 export function resolveParseOptions(text: string | undefined, formats: Map<string, FormatPlugin>): ScrapeOptions {
   let raw: unknown = {};
   if (text !== undefined && text.trim() !== '') {
+    if (jsonDepth(text) > MAX_JSON_DEPTH) throw new TrawlError('BAD_REQUEST', `The "options" part nests deeper than ${MAX_JSON_DEPTH} levels.`);
     try {
       raw = JSON.parse(text);
     } catch (e) {
@@ -79,6 +81,7 @@ export function resolveParseOptions(text: string | undefined, formats: Map<strin
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new TrawlError('BAD_REQUEST', 'The "options" part must be a JSON object, e.g. {"formats":["markdown"]}.');
   }
+  assertStorableStrings(raw, '"options" part');
   const options = raw as Record<string, unknown>;
   const unsupported = unsupportedParseOption(options);
   if (unsupported) throw new TrawlError('PARSE_UNSUPPORTED_OPTIONS', unsupported);
@@ -86,7 +89,8 @@ export function resolveParseOptions(text: string | undefined, formats: Map<strin
   const schema = scrapeOptionsSchema([...formats.values()]);
   const errors = [...Value.Errors(schema, options)].slice(0, 20);
   if (errors.length) {
-    const details = errors.map((e) => ({ path: e.path || '/', message: e.message }));
+    const explain = (e: (typeof errors)[number]) => (e.schema as { explain?: (v: unknown) => string | undefined }).explain?.(e.value);
+    const details = errors.map((e) => ({ path: e.path || '/', message: explain(e) ?? e.message }));
     throw new TrawlError('BAD_REQUEST', `Invalid options: ${details[0]!.path} ${details[0]!.message}`, { details });
   }
   const resolved = resolveScrapeOptions({ ...options, timeout: options.timeout ?? PARSE_DEFAULT_TIMEOUT_MS }, formats, 'parse');

@@ -6,6 +6,7 @@
  */
 import { Type, type TSchema, type Static } from '@sinclair/typebox';
 import type { ThreatPolicy } from '../../threat/policy.ts';
+import { HeadersModel } from './common.ts';
 
 const Int = (opts: Record<string, unknown> = {}) => Type.Integer(opts);
 
@@ -52,7 +53,7 @@ export const scrapeOptionFields = {
   auditMetadata: Type.Optional(AuditMetadata),
   blockAds: Type.Optional(Type.Boolean({ default: true })),
   excludeTags: Type.Optional(Type.Array(Type.String())),
-  headers: Type.Optional(Type.Record(Type.String(), Type.String())),
+  headers: Type.Optional(HeadersModel),
   includeTags: Type.Optional(Type.Array(Type.String())),
   location: Type.Optional(Location),
   lockdown: Type.Optional(Type.Boolean({ default: false })),
