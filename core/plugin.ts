@@ -25,6 +25,72 @@ export interface PluginContext {
   deadline: number;
   /** Where binary outputs (screenshots, PDFs) are stored and served from. */
   blobs: BlobStore;
+  /**
+   * The configured language model, bound to the job's team (its tokens are counted for that team);
+   * undefined when no model is configured (the default): features then answer deterministically
+   * and say so in `warning`.
+   */
+  model?: LanguageModel;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Language models: one interface over every OpenAI-compatible server (plugin kind `llm`, core/llm).
+
+/** Tokens one or more model calls used. */
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** A chat message (OpenAI chat-completions shape). */
+export interface ModelMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string | null;
+  tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+}
+
+/** A tool the model may call (OpenAI `tools` entry). */
+export interface ModelTool {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+/** One model call. */
+export interface ModelRequest {
+  messages: ModelMessage[];
+  tools?: ModelTool[];
+  /** Use the smaller, cheaper model when one is configured (cheap passes). */
+  small?: boolean;
+  /** Most tokens of the answer. */
+  maxTokens?: number;
+  /** What the call is for, recorded with its tokens (`format:json`, `crawl:prompt` …). */
+  purpose: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * A configured chat model as plugins and services use it. Implementations handle timeouts, retries
+ * on 429/5xx with backoff and a per-process concurrency limit, and count tokens per team.
+ */
+export interface LanguageModel {
+  /** The model's name (`MODEL_NAME`). */
+  readonly name: string;
+  /** Its context window, tokens: callers chunk long input to fit. */
+  readonly contextTokens: number;
+  /**
+   * One chat turn.
+   * @returns the assistant message (text and/or tool calls) and the tokens used
+   * @throws TrawlError UPSTREAM_ERROR (502) when the server fails or answers nonsense; GATEWAY_TIMEOUT (504)
+   */
+  chat(request: ModelRequest): Promise<{ message: ModelMessage; usage: TokenUsage }>;
+  /**
+   * A JSON answer valid against `schema` (JSON Schema): structured output where the server supports
+   * it, else JSON mode with the schema in the prompt; validated, with one repair turn that shows the
+   * model its validation errors.
+   * @throws TrawlError MODEL_OUTPUT_INVALID (502) naming what failed after the repair turn; as `chat`
+   */
+  json<T = unknown>(request: ModelRequest & { schema: Record<string, unknown>; schemaName?: string }): Promise<{ value: T; usage: TokenUsage }>;
 }
 
 // ---------------------------------------------------------------------------------------------------
