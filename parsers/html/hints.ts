@@ -174,6 +174,34 @@ export function hintsOf(el: Element): Hints {
   return h;
 }
 
+const BODY_OWNER = new Set(['article', 'entry', 'post', 'story', 'blog']);
+const BODY_PART = new Set(['body', 'content', 'text']);
+
+/**
+ * Whether the element's class or id names it the body of an article (`article-body`, `entry-content`,
+ * `postBody`, `story__text`) or it carries `itemprop=articleBody`: such a container holds the whole
+ * text of one article, and the page around it is not more of it.
+ */
+export function namesArticleBody(el: Element): boolean {
+  if (el.attribs.itemprop?.toLowerCase().includes('articlebody')) return true;
+  const names = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`;
+  if (!names.trim()) return false;
+  for (const name of names.split(/\s+/)) {
+    if (!name || name.length >= 80) continue;
+    const t = classTokens(name);
+    for (let i = 0; i + 1 < t.length; i++) if (BODY_OWNER.has(t[i]) && BODY_PART.has(t[i + 1])) return true;
+  }
+  return false;
+}
+
+/**
+ * Makes an element's class words count for nothing (neither boilerplate nor content): used when a
+ * page shows that a boilerplate-sounding class is its layout (prune.ts `layoutClasses`).
+ */
+export function neutralizeHints(el: Element): void {
+  (el as Hinted)[HINTS] = { junk: false, chrome: false, meta: false, positive: false };
+}
+
 const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'menu', 'menubar', 'toolbar', 'tablist']);
 const JUNK_ROLES = new Set(['dialog', 'alertdialog', 'alert', 'marquee', 'tooltip']);
 

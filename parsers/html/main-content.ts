@@ -6,8 +6,9 @@
  *    a crawl has seen repeated across the site (fingerprints.ts).
  * 2. Score paragraph containers (scoring.ts; teaser lists, listing.ts, keep their score to
  *    themselves) and choose the region (region.ts): the container matching the page's JSON-LD
- *    `articleBody` when it declares one (jsonld.ts), else the best candidate adjusted Readability-style,
- *    plus the siblings that belong with it; else the page's single `main` landmark.
+ *    `articleBody` when it declares one (jsonld.ts), else the best candidate adjusted Readability-style
+ *    (or the page's single `main` landmark around it), plus the siblings that belong with it, widened to
+ *    the ancestors whose further text reads as content, not links; else the single `main` landmark.
  * 3. Clean the region conditionally (region-clean.ts: link lists, widgets, forms, promos) and put the
  *    page's title heading (title.ts) back in front when it was outside the region.
  * 4. When that leaves almost nothing (pages that are mostly a list or a table), the caller falls back to
@@ -15,14 +16,14 @@
  */
 import { cloneNode } from 'domhandler';
 import { elements, isAncestor, isTag, textOf, type AnyNode, type Element, type ParentNode } from './dom.ts';
-import { landmarkOf } from './hints.ts';
+import { landmarkOf, namesArticleBody } from './hints.ts';
 import { boilerplateReason, descendable, pruneBoilerplate } from './prune.ts';
 import { cleanConditionally } from './region-clean.ts';
 import { scoreCandidates } from './scoring.ts';
 import { computeStats, textLength, updateAfterRemoval, type StatsMap } from './stats.ts';
 import { removeFingerprinted } from './fingerprints.ts';
 import { findListings } from './listing.ts';
-import { mergeSiblings, pickByDeclaredBody, pickTop } from './region.ts';
+import { expandRegion, mergeSiblings, pickByDeclaredBody, pickTop } from './region.ts';
 import { findTitleHeading } from './title.ts';
 
 export { findTitleHeading };
@@ -65,10 +66,14 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   const scores = scoreCandidates(root, stats, listings);
   // Short declared bodies are often summaries: trusted only from ~80 words on.
   const declared = opts.articleBody && opts.articleBody.length >= MIN_DECLARED_CHARS ? pickByDeclaredBody(stats, scores, opts.articleBody) : undefined;
-  const top = declared ?? pickTop(root, stats, scores, listings) ?? mainLandmark(root);
+  let top = declared ?? pickTop(root, stats, scores, listings) ?? mainLandmark(root);
   if (!top) return undefined;
+  // A page that marks its main content once: the best paragraphs' container gives way to it (product
+  // pages, service pages and forums spread their content over many blocks of that landmark).
+  const main = declared ? undefined : mainLandmark(root);
+  if (main && isAncestor(main, top) && !namesArticleBody(top)) top = main;
 
-  const region = declared ? [declared] : mergeSiblings(root, top, stats, scores);
+  const region = declared ? [declared] : expandRegion(root, mergeSiblings(root, top, stats, scores), stats, listings);
   const regionLen = region.reduce((n, el) => n + (stats.get(el)?.len ?? 0), 0);
   cleanConditionally(region, stats, scores, regionLen);
   const mainLen = region.reduce((n, el) => n + (el.parent ? textLength(el) : 0), 0);
@@ -121,4 +126,5 @@ function isInside(el: Element, nodes: AnyNode[]): boolean {
   for (let p: ParentNode | Element | null = el; p; p = p.parent) if (set.has(p)) return true;
   return false;
 }
+
 

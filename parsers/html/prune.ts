@@ -7,7 +7,7 @@
  * landmark, is never pruned here: the scorer decides.
  */
 import { detach, elements, HEADING_TAGS, INLINE_TAGS, isAncestor, isTag, normalizeSpace, relink, Text, textOf, type Element, type ParentNode } from './dom.ts';
-import { hintsOf, isJunkPhrase, landmarkOf } from './hints.ts';
+import { classifyName, hintsOf, isJunkPhrase, landmarkOf, neutralizeHints } from './hints.ts';
 import type { StatsMap } from './stats.ts';
 
 /** Content elements never pruned for their class names (`h2.anchorWithStickyNavbar` is a heading). */
@@ -70,7 +70,7 @@ export function boilerplateReason(el: Element, stats: StatsMap, total: number, s
   if ((h.junk || h.chrome) && !h.positive && share < MAX_PRUNE_SHARE && !containsContentLandmark(el)) return h.junk ? 'junk' : 'chrome';
   if (h.junk && share < 0.1 && !containsContentLandmark(el)) return 'junk';
   if (h.meta && !h.positive && s && s.len < 300 && s.headings === 0) return 'meta';
-  if (s && s.input > 0 && s.len < 400 && s.input > Math.floor(s.p / 3) && s.pre === 0 && s.table === 0 && s.headings <= 1) return 'form';
+  if (s && el.name === 'form' && s.len < 400 && s.input > Math.floor(s.p / 3) && s.pre === 0 && s.table === 0 && s.headings <= 1) return 'form';
   if (el.name === 'button') return 'button';
   if (el.name === 'img' && isIcon(el)) return 'icon';
   if (s && s.len <= 60 && s.img === 0 && s.pre === 0 && s.table === 0 && !HEADING_TAGS.has(el.name) && standalone(el, s.len, stats)) {
@@ -118,6 +118,19 @@ export function descendable(el: Element): boolean {
 export function pruneBoilerplate(root: ParentNode, stats: StatsMap, safeOnly = false): { el: Element; parent: ParentNode }[] {
   const rootStats = isTag(root as Element) ? stats.get(root as Element) : undefined;
   const total = rootStats?.len ?? [...stats.values()].reduce((m, s) => Math.max(m, s.len), 0);
+  let remove = collect(root, stats, total, safeOnly);
+  // Class words that turn out to be the page's layout stop counting, and the pruning runs again.
+  const layout = new Set<string>();
+  for (let round = 0; round < 3 && addLayoutNames(remove, stats, total, layout); round++) {
+    for (const el of remove) if (onlyLayoutWords(el, layout)) neutralizeHints(el);
+    remove = collect(root, stats, total, safeOnly);
+  }
+  const removed = remove.map((el) => ({ el, parent: el.parent! }));
+  for (const el of remove) detach(el);
+  return removed;
+}
+
+function collect(root: ParentNode, stats: StatsMap, total: number, safeOnly: boolean): Element[] {
   const remove: Element[] = [];
   const stack = [...root.children].reverse();
   while (stack.length) {
@@ -130,7 +143,55 @@ export function pruneBoilerplate(root: ParentNode, stats: StatsMap, safeOnly = f
     if (!descendable(n)) continue;
     for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
   }
-  const removed = remove.map((el) => ({ el, parent: el.parent! }));
-  for (const el of remove) detach(el);
-  return removed;
+  return remove;
+}
+
+/** Share of the page text above which a boilerplate-sounding class name is a layout class. */
+const LAYOUT_SHARE = 0.5;
+
+/**
+ * Names of reader replies: replies holding most of a page's text still are not its content (an
+ * article's comment thread; a forum question whose answers are collapsed replies), so they never
+ * count as layout.
+ */
+const REPLIES = /comment|repl(y|ies)|respon|disqus/i;
+
+/** The class names of an element that sound like boilerplate, digit runs masked (`comment-0_wrap`). */
+function boilerplateNames(el: Element): string[] {
+  const out: string[] = [];
+  for (const name of (el.attribs.class ?? '').split(/\s+/)) {
+    if (!name || name.length >= 80) continue;
+    const kind = classifyName(name);
+    if (kind === 'junk' || kind === 'chrome') out.push(name.replace(/\d+/g, '0'));
+  }
+  return out;
+}
+
+/**
+ * Finds class names that are the page's layout, not boilerplate: names of pruned blocks that together
+ * hold most of the page text, such as a page builder's blocks (`elementor-widget-wrap`) or the posts
+ * of a forum thread (`ipsComment`). Adds them to `layout`; true when it found new ones.
+ */
+function addLayoutNames(remove: Element[], stats: StatsMap, total: number, layout: Set<string>): boolean {
+  const byName = new Map<string, number>();
+  for (const el of remove) {
+    if (landmarkOf(el) || !el.attribs.class) continue;
+    const len = stats.get(el)?.len ?? 0;
+    for (const name of boilerplateNames(el)) byName.set(name, (byName.get(name) ?? 0) + len);
+  }
+  let added = false;
+  for (const [name, len] of byName) {
+    if (len >= total * LAYOUT_SHARE && !layout.has(name) && !REPLIES.test(name)) {
+      layout.add(name);
+      added = true;
+    }
+  }
+  return added;
+}
+
+/** Whether every boilerplate-sounding class name of `el` is a layout name (ids and landmarks aside). */
+function onlyLayoutWords(el: Element, layout: Set<string>): boolean {
+  if (landmarkOf(el)) return false;
+  const names = boilerplateNames(el);
+  return names.length > 0 && names.every((n) => layout.has(n));
 }

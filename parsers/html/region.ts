@@ -3,10 +3,11 @@
  * common ancestor when near-best candidates share it (Readability's rule; teaser cards do not count),
  * or away from a teaser list that outscored a short article (listing.ts); then the siblings that belong
  * with it: those that score well, read like paragraphs, sit between included siblings (headings,
- * figures, code, tables, lists) or lead into them (title, lead image).
+ * figures, code, tables, lists) or lead into them (title, lead image); then the ancestors whose
+ * further text is prose rather than links (`expandRegion`).
  */
 import { HEADING_TAGS, isAncestor, isTag, textOf, type Element, type ParentNode } from './dom.ts';
-import { hintsOf } from './hints.ts';
+import { hintsOf, namesArticleBody } from './hints.ts';
 import { isListing } from './listing.ts';
 import { finalScore } from './scoring.ts';
 import { linkDensity, type StatsMap } from './stats.ts';
@@ -140,6 +141,56 @@ export function mergeSiblings(root: ParentNode, top: Element, stats: StatsMap, s
   return siblings.filter((_, i) => included[i]);
 }
 
+/** Largest link density of the text an ancestor adds for the region to widen to it. */
+const MAX_EXPAND_LINK_DENSITY = 0.35;
+/** Widening must add at least this share of the region's own text (a short appeal or bio is not a section). */
+const MIN_EXPAND_SHARE = Number(process.env.EXP_SHARE ?? 0.3);
+
+/**
+ * Widens the region to its ancestors, up to the page root (excluded), while the text each ancestor
+ * adds beyond the region is mostly prose: neither links nor teaser lists (listing.ts). Pages built of
+ * many sections (service pages, product descriptions, forum threads) hold their content in several
+ * containers, and what remains around them after pruning is content, while navigation and teaser
+ * lists are link text. A widening that adds little next to the region (an appeal or a bio after an
+ * article) is not made.
+ * @param region sibling elements (mergeSiblings); returned unchanged when no ancestor qualifies
+ */
+export function expandRegion(root: ParentNode, region: Element[], stats: StatsMap, listings: ReadonlySet<Element>): Element[] {
+  let len = 0;
+  let link = 0;
+  for (const el of region) {
+    len += stats.get(el)?.len ?? 0;
+    link += stats.get(el)?.link ?? 0;
+  }
+  const regionLen = len;
+  // A container the site names as its content (article-body, entry-content ...) is the whole of it.
+  if (region.length === 1 && namesArticleBody(region[0])) return region;
+  let out = region;
+  let best = region;
+  for (let a = region[0]?.parent; a && a !== root && isTag(a); a = a.parent) {
+    const s = stats.get(a);
+    if (!s) break;
+    const extra = s.len - len;
+    if (extra > 0 && ((s.link - link) / extra > MAX_EXPAND_LINK_DENSITY || listedLen(a, out, listings, stats) > extra / 2)) break;
+    out = [a];
+    len = s.len;
+    link = s.link;
+    if (len - regionLen >= regionLen * MIN_EXPAND_SHARE) best = out;
+  }
+  return best;
+}
+
+/** Text in teaser lists under `a` outside the elements of `inner`. */
+function listedLen(a: Element, inner: Element[], listings: ReadonlySet<Element>, stats: StatsMap): number {
+  let n = 0;
+  for (const l of listings) {
+    if (!isAncestor(a, l) || inner.some((i) => i === l || isAncestor(i, l) || isAncestor(l, i))) continue;
+    let nested = false;
+    for (let p = l.parent; p && p !== a && !nested; p = p.parent) if (listings.has(p as Element)) nested = true;
+    if (!nested) n += stats.get(l)?.len ?? 0;
+  }
+  return n;
+}
 
 /** A declared article body must match a container at least this well (word-overlap F1) to be used. */
 const MIN_DECLARED_F1 = 0.6;
