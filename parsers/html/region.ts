@@ -144,7 +144,7 @@ export function mergeSiblings(root: ParentNode, top: Element, stats: StatsMap, s
 /** Largest link density of the text an ancestor adds for the region to widen to it. */
 const MAX_EXPAND_LINK_DENSITY = 0.35;
 /** Widening must add at least this share of the region's own text (a short appeal or bio is not a section). */
-const MIN_EXPAND_SHARE = Number(process.env.EXP_SHARE ?? 0.3);
+const MIN_EXPAND_SHARE = 0.3;
 
 /**
  * Widens the region to its ancestors, up to the page root (excluded), while the text each ancestor
