@@ -18,12 +18,12 @@ const JUNK = new Set([
   'sociable', 'related', 'relatedposts', 'recommended', 'recommendations', 'recommendation', 'recirc',
   'recirculation', 'outbrain', 'taboola', 'readnext', 'upnext', 'comment', 'comments', 'commentlist', 'disqus',
   'respond', 'replies', 'newsletter', 'newsletters', 'subscribe', 'subscription', 'signup', 'paywall', 'regwall',
-  'promo', 'promos', 'promotion', 'promoted', 'cta', 'cookie', 'cookies', 'consent', 'gdpr', 'cmp', 'ad', 'ads',
+  'promo', 'promos', 'promotion', 'promoted', 'cta', 'cookie', 'cookies', 'consent', 'gdpr', 'ad', 'ads',
   'adv', 'advert', 'adverts', 'advertisement', 'advertising', 'adsense', 'adsbygoogle', 'adslot', 'adunit',
   'adbox', 'adcontainer', 'adwrapper', 'dfp', 'sponsor', 'sponsored', 'sponsors', 'breadcrumb', 'breadcrumbs',
   'popup', 'modal', 'overlay', 'toast', 'skiplink', 'pagination', 'pager', 'subnav', 'toolbar',
   'sronly', 'sr', 'visuallyhidden', 'edit', 'editsection', 'avatar', 'gravatar', 'screenreader', 'offscreen', 'trending', 'popular', 'mostread', 'mostpopular',
-  'widget', 'widgets', 'donate', 'donation', 'print', 'feedback', 'rating', 'login', 'signin',
+  'donate', 'donation', 'print', 'feedback', 'rating', 'login', 'signin',
 ]);
 
 const CHROME = new Set([
