@@ -69,11 +69,13 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   let top = declared ?? pickTop(root, stats, scores, listings) ?? mainLandmark(root);
   if (!top) return undefined;
   // A page that marks its main content once: the best paragraphs' container gives way to it (product
-  // pages, service pages and forums spread their content over many blocks of that landmark).
-  const main = declared ? undefined : mainLandmark(root);
-  if (main && isAncestor(main, top) && !namesArticleBody(top)) top = main;
-
-  const region = declared ? [declared] : expandRegion(root, mergeSiblings(root, top, stats, scores), stats, listings);
+  // pages, service pages and forums spread their content over many blocks of that landmark), and the
+  // region widens to the prose around it; not when the site names an article body there.
+  const named = !declared && namedArticleBody(top, stats);
+  const main = declared || named ? undefined : mainLandmark(root);
+  if (main && isAncestor(main, top)) top = main;
+  const merged = declared ? [declared] : mergeSiblings(root, top, stats, scores);
+  const region = declared || named ? merged : expandRegion(root, merged, stats, listings);
   const regionLen = region.reduce((n, el) => n + (stats.get(el)?.len ?? 0), 0);
   cleanConditionally(region, stats, scores, regionLen);
   const mainLen = region.reduce((n, el) => n + (el.parent ? textLength(el) : 0), 0);
@@ -99,6 +101,14 @@ function mainLandmark(root: ParentNode): Element | undefined {
   const mains = [...elements(root)].filter((el) => landmarkOf(el) === 'main');
   const outer = mains.filter((m) => !mains.some((o) => o !== m && isAncestor(o, m)));
   return outer.length === 1 ? outer[0] : undefined;
+}
+
+/** Whether `top` is, or holds as most of its text, a container named as an article body (hints.ts). */
+function namedArticleBody(top: Element, stats: StatsMap): boolean {
+  if (namesArticleBody(top)) return true;
+  const min = (stats.get(top)?.len ?? 0) / 2;
+  for (const el of elements(top)) if ((stats.get(el)?.len ?? 0) >= min && namesArticleBody(el)) return true;
+  return false;
 }
 
 function rootLen(root: ParentNode, stats: StatsMap): number {

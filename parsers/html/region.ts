@@ -7,7 +7,7 @@
  * further text is prose rather than links (`expandRegion`).
  */
 import { HEADING_TAGS, isAncestor, isTag, textOf, type Element, type ParentNode } from './dom.ts';
-import { hintsOf, namesArticleBody } from './hints.ts';
+import { hintsOf } from './hints.ts';
 import { isListing } from './listing.ts';
 import { finalScore } from './scoring.ts';
 import { linkDensity, type StatsMap } from './stats.ts';
@@ -152,7 +152,7 @@ const MIN_EXPAND_SHARE = 0.3;
  * many sections (service pages, product descriptions, forum threads) hold their content in several
  * containers, and what remains around them after pruning is content, while navigation and teaser
  * lists are link text. A widening that adds little next to the region (an appeal or a bio after an
- * article) is not made.
+ * article) is not made. The caller does not widen a region the site names as an article body.
  * @param region sibling elements (mergeSiblings); returned unchanged when no ancestor qualifies
  */
 export function expandRegion(root: ParentNode, region: Element[], stats: StatsMap, listings: ReadonlySet<Element>): Element[] {
@@ -163,8 +163,6 @@ export function expandRegion(root: ParentNode, region: Element[], stats: StatsMa
     link += stats.get(el)?.link ?? 0;
   }
   const regionLen = len;
-  // A container the site names as its content (article-body, entry-content ...) is the whole of it.
-  if (region.length === 1 && namesArticleBody(region[0])) return region;
   let out = region;
   let best = region;
   for (let a = region[0]?.parent; a && a !== root && isTag(a); a = a.parent) {

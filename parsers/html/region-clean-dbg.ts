@@ -1,0 +1,91 @@
+/**
+ * Conditional cleaning of the chosen main-content region, after Readability's `_cleanConditionally`:
+ * drops link lists, leftover widgets, forms, image clusters and near-empty blocks, and "Read more:
+ * <link>" promo paragraphs, while never removing headings, code, data tables or the bulk of the text.
+ */
+import { detach, elements, isTag, normalizeSpace, postOrder, textOf, type Element, type ParentNode } from './dom.ts';
+import { classWeight } from './scoring.ts';
+import { linkDensity, type Stats, type StatsMap } from './stats.ts';
+
+const CONDITIONAL_TAGS = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'header', 'footer', 'aside', 'figure', 'center', 'nav', 'menu']);
+
+/**
+ * Readability-style conditional cleaning of the chosen region (in place).
+ * @param regionLen text length of the whole region (elements holding > 40% of it are kept)
+ * @param scores paragraph scores from scoring.ts
+ */
+export function cleanConditionally(region: ParentNode[], stats: StatsMap, scores: Map<Element, number>, regionLen: number): void {
+  for (const top of region) {
+    const all = isTag(top as Element) ? [...postOrder(top), top as Element] : postOrder(top);
+    for (const el of all) {
+      if (!el.parent) continue;
+      if (el.name === 'p' && isInlinePromo(el, stats)) {
+        (globalThis as any).__dropped?.push([el, 'promo']); detach(el);
+        continue;
+      }
+      if (!CONDITIONAL_TAGS.has(el.name)) continue;
+      const s = stats.get(el);
+      if (!s) continue;
+      if (s.len > regionLen * 0.4) continue;
+      const why = shouldDrop(el, s, stats, scores); if (why) { (globalThis as any).__dropped?.push([el, 'cc:' + why]); detach(el); }
+    }
+  }
+}
+
+export function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element, number>): string | false {
+  const weight = classWeight(el);
+  const ld = linkDensity(s);
+  const core = innermost(el, stats);
+  const isList = core.name === 'ul' || core.name === 'ol' || core.name === 'dl';
+  const isDataTable = core.name === 'table' && s.len > 0 && !hasNestedTable(core);
+  if (weight < 0 && (scores.get(el) ?? 0) + weight < 0 && s.pre === 0) return '1';
+  if (s.commas >= 10 && ld < 0.5) return false;
+  if (s.pre > 0 && ld < 0.5) return false;
+  if (isDataTable && ld < 0.5) return false;
+  if (s.input > Math.floor(s.p / 3) && s.input > 0) return '2';
+  if (s.len === 0) return !hasMedia(el) ? 'empty' : false;
+  if (s.len < 25 && ld > 0 && s.img === 0 && s.headings === 0 && !isList) return '3';
+  if (isList) {
+    const items = Math.max(1, s.li);
+    return ld > 0.85 && s.len / items < 80 ? 'list' : false;
+  }
+  if (s.headings > 0 && ld < 0.5) return false;
+  if (s.img > 1 && s.p / s.img < 0.5 && s.len < 200 && el.name !== 'figure') return '4';
+  if (weight < 25 && ld > 0.33 && s.len < 800) return '5';
+  if (weight >= 25 && ld > 0.5) return '6';
+  return false;
+}
+
+const PROMO_LEAD = /^(read more|related|see also|also read|read also|more|read|watch|listen|recommended|don't miss|do not miss|must read|further reading|more on this( story)?)\s*[:|–—-]?$/i;
+
+/** A paragraph that only points to another story: "Read more: <link>", "Related: <link>". */
+function isInlinePromo(el: Element, stats: StatsMap): boolean {
+  const s = stats.get(el);
+  if (!s || s.len === 0 || s.len > 200 || s.link / s.len < 0.5) return false;
+  let lead = '';
+  for (const c of el.children) {
+    if (isTag(c) && c.name === 'a') break;
+    lead += textOf(c);
+  }
+  return PROMO_LEAD.test(normalizeSpace(lead));
+}
+
+/** Follows single-child wrappers without own text (`div > div > ul` -> `ul`). */
+function innermost(el: Element, stats: StatsMap): Element {
+  let cur = el;
+  for (;;) {
+    const kids = cur.children.filter(isTag);
+    if (kids.length !== 1 || (stats.get(cur)?.own ?? 0) > 0) return cur;
+    cur = kids[0];
+  }
+}
+
+function hasNestedTable(el: Element): boolean {
+  for (const d of elements(el)) if (d.name === 'table') return true;
+  return false;
+}
+
+function hasMedia(el: Element): boolean {
+  for (const d of elements(el)) if (d.name === 'img' || d.name === 'video' || d.name === 'picture' || d.name === 'hr' || d.name === 'math') return true;
+  return false;
+}

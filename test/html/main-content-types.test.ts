@@ -1,0 +1,75 @@
+/**
+ * onlyMainContent on page types other than articles (issue 23): forums served in `noscript`, pages
+ * built of many sections (service pages, page builders), product grids with buttons, and the main
+ * landmark. Synthetic pages, each reduced to the structure the rule is about.
+ */
+import { describe, expect, test } from 'bun:test';
+import { pageToMarkdown } from './helpers.ts';
+
+const prose = (topic: string, n: number) =>
+  `<p>${topic} paragraph ${n} explains, in plain words and with some detail, what the team does for its clients and why it matters to them.</p>`;
+const nav = `<nav><ul>${Array.from({ length: 6 }, (_, i) => `<li><a href="/m${i}">Menu ${i}</a></li>`).join('')}</ul></nav>`;
+
+describe('onlyMainContent beyond articles', () => {
+  test('a forum thread served inside noscript (the scripted shell shows nothing) is the content', () => {
+    const post = (i: number) => `<div class="topic-post"><span class="creator">user${i}</span><div class="post"><p>Reply ${i}: I had the same problem after the update, and restarting the service fixed it for me, twice.</p></div></div>`;
+    const html = `<body><div id="app">Loading…</div><noscript><header><a href="/">Forum</a></header><div id="main-outlet" role="main"><h1>Update broke my setup</h1>${Array.from({ length: 5 }, (_, i) => post(i)).join('')}</div></noscript></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Reply 0: I had the same problem');
+    expect(out).toContain('Reply 4: I had the same problem');
+  });
+
+  test('noscript stays dropped when the page shows its content without scripts', () => {
+    const html = `<body><article><h1>Title</h1>${prose('Story', 1)}${prose('Story', 2)}</article><noscript><p>Please enable JavaScript to view the comments powered by our partner.</p></noscript></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Story paragraph 2');
+    expect(out).not.toContain('enable JavaScript');
+  });
+
+  test('a service page keeps every section of its main landmark, not only the best one', () => {
+    const intro = `<div class="intro"><div class="container">${[1, 2, 3, 4].map((i) => prose('Consulting', i)).join('')}</div></div>`;
+    const features = `<section class="features"><div class="inner"><h2>Training</h2><ul><li>Training benefit one, described in a sentence.</li><li>Training benefit two, described in a sentence.</li></ul></div></section>`;
+    const pricing = `<div class="pricing"><div class="inner"><h2>Audits</h2><table><tr><th>Plan</th><th>Price</th></tr><tr><td>Basic audit</td><td>€900</td></tr></table></div></div>`;
+    // Real pages nest deeply: the landmark sits beyond the levels paragraph scores reach.
+    const html = `<body><header>${nav}</header><main><div class="l1"><div class="l2"><h1>Our services</h1><div class="l3">${intro}</div>${features}${pricing}</div></div></main><footer>© Example Ltd</footer></body>`;
+    const out = pageToMarkdown(html);
+    for (const s of ['# Our services', 'Consulting paragraph 4', '## Training', 'Training benefit two', '## Audits', '| Basic audit | €900 |']) expect(out).toContain(s);
+    expect(out).not.toContain('Menu 3');
+    expect(out).not.toContain('Example Ltd');
+  });
+
+  test('without a main landmark, the region widens to the sections of prose around it', () => {
+    const block = (cls: string, name: string, n: number) => `<div class="${cls}"><div class="inner"><h3>${name}</h3>${Array.from({ length: n }, (_, i) => prose(name, i)).join('')}</div></div>`;
+    const html = `<body><div class="top">${nav}</div><div class="page">${block('a', 'Pricing', 5)}<div class="b"><div class="x">${block('c', 'Features', 2)}</div></div>${block('d', 'Integrations', 2)}</div><div class="bottom"><a href="/a">About</a> <a href="/b">Blog</a> <a href="/c">Careers</a></div></body>`;
+    const out = pageToMarkdown(html);
+    for (const s of ['Pricing paragraph 4', '### Features', 'Features paragraph 1', 'Integrations paragraph 0']) expect(out).toContain(s);
+    expect(out).not.toContain('Menu 2');
+    expect(out).not.toContain('Careers');
+  });
+
+  test('a container the site names as the article body does not widen to what follows it', () => {
+    const appeal = Array.from({ length: 3 }, (_, i) => `<p>Appeal ${i}: readers like you keep this site running, and every contribution helps us report for years.</p>`).join('');
+    const html = `<body><div class="page"><div class="article-body">${Array.from({ length: 6 }, (_, i) => prose('Story', i)).join('')}</div><div class="slot">${appeal}</div></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Story paragraph 5');
+    expect(out).not.toContain('Appeal 1');
+  });
+
+  test('boilerplate-sounding class words that name most of the page are its layout', () => {
+    // A page builder wraps every block in the same "promo" component: those blocks are the page.
+    const block = (i: number) => `<div class="builder-promo-block">${prose(`Block ${i}`, i)}</div>`;
+    const html = `<body><header>${nav}</header><div class="page">${Array.from({ length: 6 }, (_, i) => block(i)).join('')}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Block 0 paragraph 0');
+    expect(out).toContain('Block 5 paragraph 5');
+  });
+
+  test('product cards with a button are not forms', () => {
+    const card = (i: number) => `<div class="card"><h3>Walnut desk model ${i}</h3><p>Solid walnut top, steel frame, ${100 + i} cm wide; made to order in four weeks.</p><span>€${400 + i}</span><button>Add to cart</button></div>`;
+    const html = `<body><header>${nav}</header><div class="page"><h1>Desks</h1><div class="about">${prose('Desks', 1)}${prose('Desks', 2)}</div><div class="grid">${Array.from({ length: 4 }, (_, i) => card(i)).join('')}</div></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Walnut desk model 0');
+    expect(out).toContain('steel frame, 103 cm wide');
+    expect(out).toContain('€403');
+  });
+});
