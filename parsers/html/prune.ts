@@ -149,11 +149,7 @@ function collect(root: ParentNode, stats: StatsMap, total: number, safeOnly: boo
 /** Share of the page text above which a boilerplate-sounding class name is a layout class. */
 const LAYOUT_SHARE = 0.5;
 
-/**
- * Names of reader replies: replies holding most of a page's text still are not its content (an
- * article's comment thread; a forum question whose answers are collapsed replies), so they never
- * count as layout.
- */
+/** Names of reader replies (comments, responses): layout only on a page made of them (a thread). */
 const REPLIES = /comment|repl(y|ies)|respon|disqus/i;
 
 /** The class names of an element that sound like boilerplate, digit runs masked (`comment-0_wrap`). */
@@ -173,18 +169,28 @@ function boilerplateNames(el: Element): string[] {
  * of a forum thread (`ipsComment`). Adds them to `layout`; true when it found new ones.
  */
 function addLayoutNames(remove: Element[], stats: StatsMap, total: number, layout: Set<string>): boolean {
-  const byName = new Map<string, number>();
+  const byName = new Map<string, { sum: number; max: number }>();
+  let removed = 0;
   for (const el of remove) {
-    if (landmarkOf(el) || !el.attribs.class) continue;
     const len = stats.get(el)?.len ?? 0;
-    for (const name of boilerplateNames(el)) byName.set(name, (byName.get(name) ?? 0) + len);
+    removed += len;
+    if (landmarkOf(el) || !el.attribs.class) continue;
+    for (const name of boilerplateNames(el)) {
+      const g = byName.get(name) ?? { sum: 0, max: 0 };
+      g.sum += len;
+      g.max = Math.max(g.max, len);
+      byName.set(name, g);
+    }
   }
   let added = false;
-  for (const [name, len] of byName) {
-    if (len >= total * LAYOUT_SHARE && !layout.has(name) && !REPLIES.test(name)) {
-      layout.add(name);
-      added = true;
-    }
+  const kept = total - removed;
+  for (const [name, g] of byName) {
+    if (g.sum < total * LAYOUT_SHARE || layout.has(name)) continue;
+    // Replies are the page only where nothing else on it outweighs one of them (a forum thread whose
+    // opening post is a reply-like block too), not under an article or a question.
+    if (REPLIES.test(name) && kept >= g.max) continue;
+    layout.add(name);
+    added = true;
   }
   return added;
 }

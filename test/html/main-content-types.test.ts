@@ -19,6 +19,18 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Reply 4: I had the same problem');
   });
 
+  test('a thread whose every post is comment-named keeps its posts; an article keeps its comments out', () => {
+    const reply = (i: number) => `<div class="ipsComment comment-${1000 + i}_wrap"><p>Post ${i}: the fan curve in the BIOS was the culprit, and setting it to silent mode, then rebooting, made it quiet again.</p></div>`;
+    const thread = `<body><header>${nav}</header><div class="topic"><h1>Loud fans after update</h1>${Array.from({ length: 6 }, (_, i) => reply(i)).join('')}</div></body>`;
+    const out = pageToMarkdown(thread);
+    expect(out).toContain('Post 0: the fan curve');
+    expect(out).toContain('Post 5: the fan curve');
+    const article = `<body><div class="story"><h1>Fans</h1>${Array.from({ length: 12 }, (_, i) => prose('Story', i)).join('')}</div><div class="comments">${Array.from({ length: 6 }, (_, i) => reply(i)).join('')}</div></body>`;
+    const out2 = pageToMarkdown(article);
+    expect(out2).toContain('Story paragraph 11');
+    expect(out2).not.toContain('Post 3: the fan curve');
+  });
+
   test('noscript stays dropped when the page shows its content without scripts', () => {
     const html = `<body><article><h1>Title</h1>${prose('Story', 1)}${prose('Story', 2)}</article><noscript><p>Please enable JavaScript to view the comments powered by our partner.</p></noscript></body>`;
     const out = pageToMarkdown(html);
