@@ -44,6 +44,9 @@ const POSITIVE = new Set([
   'documentation', 'docs', 'chapter', 'answer', 'question', 'recipe',
 ]);
 
+/** Chrome words only as the head word: `search-form` is chrome, `search-results` is a listing's content. */
+const HEAD_ONLY_CHROME = new Set(['search']);
+
 /** Tokens that describe layout or state, not what the element is: skipped when finding the head word. */
 const MODIFIERS = new Set([
   'wrapper', 'wrap', 'container', 'inner', 'outer', 'area', 'box', 'block', 'holder', 'region', 'col', 'row',
@@ -108,7 +111,7 @@ function classify(name: string): Kind {
       break;
     }
   }
-  const anyChrome = tokens.some((t) => CHROME.has(t));
+  const anyChrome = tokens.some((t) => CHROME.has(t) && !HEAD_ONLY_CHROME.has(t));
   if (CHROME.has(head)) return HEADERISH.has(head) && tokens.some((t) => ARTICLEISH.has(t)) ? 'meta' : 'chrome';
   if (META.has(head)) return 'meta';
   if (POSITIVE.has(head) && !anyChrome) return 'positive';

@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from 'bun:test';
 import { pageToMarkdown } from './helpers.ts';
+import { classifyName } from '../../parsers/html/hints.ts';
 
 const prose = (topic: string, n: number) =>
   `<p>${topic} paragraph ${n} explains, in plain words and with some detail, what the team does for its clients and why it matters to them.</p>`;
@@ -74,6 +75,24 @@ describe('onlyMainContent beyond articles', () => {
     const out = pageToMarkdown(html);
     expect(out).toContain('Block 0 paragraph 0');
     expect(out).toContain('Block 5 paragraph 5');
+  });
+
+  test('a listing keeps its search results and the linked item cards of its grid', () => {
+    const item = (i: number) => `<li class="product"><a href="/p/${i}">Trail headlamp ${i}</a><p>$${20 + i}.95, 300 lumens, 80 g, rechargeable, with a red light mode for reading maps at night.</p></li>`;
+    const html = `<body><header>${nav}</header><div class="page"><h1>Headlamps</h1><div id="search-results"><ul class="grid">${Array.from({ length: 8 }, (_, i) => item(i)).join('')}</ul></div><form class="search-form"><button>Search</button></form></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('# Headlamps');
+    expect(out).not.toContain('Menu 2');
+    expect(out).toContain('Trail headlamp 0');
+    expect(out).toContain('$27.95');
+  });
+
+  test('class words: search is chrome as the head word only; builder namespaces are not junk', () => {
+    expect(classifyName('search-form')).toBe('chrome');
+    expect(classifyName('search-results')).toBeUndefined();
+    expect(classifyName('elementor-widget-text-editor')).toBeUndefined();
+    expect(classifyName('cmp-text')).toBeUndefined();
+    expect(classifyName('cookie-banner')).toBe('junk');
   });
 
   test('product cards with a button are not forms', () => {
