@@ -88,10 +88,11 @@ describe('onlyMainContent beyond articles', () => {
   });
 
   test('class words: search is chrome as the head word only; builder namespaces are not junk', () => {
-    expect(classifyName('search-form')).toBe('chrome');
+    expect(classifyName('search-box')).toBe('chrome');
+    expect(classifyName('searchform')).toBe('chrome');
     expect(classifyName('search-results')).toBeUndefined();
     expect(classifyName('elementor-widget-text-editor')).toBeUndefined();
-    expect(classifyName('cmp-text')).toBeUndefined();
+    expect(classifyName('cmp-text')).toBe('positive');
     expect(classifyName('cookie-banner')).toBe('junk');
   });
 
