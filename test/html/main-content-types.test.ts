@@ -91,7 +91,7 @@ describe('onlyMainContent beyond articles', () => {
     expect(classifyName('search-box')).toBe('chrome');
     expect(classifyName('searchform')).toBe('chrome');
     expect(classifyName('search-results')).toBeUndefined();
-    expect(classifyName('elementor-widget-text-editor')).toBeUndefined();
+    expect(classifyName('elementor-widget-text-editor')).toBe('positive');
     expect(classifyName('cmp-text')).toBe('positive');
     expect(classifyName('cookie-banner')).toBe('junk');
   });
