@@ -32,6 +32,12 @@ describe('onlyMainContent beyond articles', () => {
     expect(out2).not.toContain('Post 3: the fan curve');
   });
 
+  test('a page whose every block is chrome-like does not come out empty', () => {
+    const html = `<body><nav><a href="/a">Alpha section of the site</a> <a href="/b">Beta section of the site</a></nav><aside><p>Short text of the page, in a single line.</p></aside></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Short text of the page');
+  });
+
   test('noscript stays dropped when the page shows its content without scripts', () => {
     const html = `<body><article><h1>Title</h1>${prose('Story', 1)}${prose('Story', 2)}</article><noscript><p>Please enable JavaScript to view the comments powered by our partner.</p></noscript></body>`;
     const out = pageToMarkdown(html);
