@@ -147,7 +147,7 @@ function collect(root: ParentNode, stats: StatsMap, total: number, safeOnly: boo
 }
 
 /** Share of the page text above which a boilerplate-sounding class name is a layout class. */
-const LAYOUT_SHARE = 0.5;
+const LAYOUT_SHARE = 0.3;
 
 /** Names of reader replies (comments, responses): layout only on a page made of them (a thread). */
 const REPLIES = /comment|repl(y|ies)|respon|disqus/i;
@@ -165,7 +165,7 @@ function boilerplateNames(el: Element): string[] {
 
 /**
  * Finds class names that are the page's layout, not boilerplate: names of pruned blocks that together
- * hold most of the page text, such as a page builder's blocks (`elementor-widget-wrap`) or the posts
+ * hold a large share (30%) of the page text, such as a page builder's blocks (`elementor-widget-wrap`) or the posts
  * of a forum thread (`ipsComment`). Adds them to `layout`; true when it found new ones.
  */
 function addLayoutNames(remove: Element[], stats: StatsMap, total: number, layout: Set<string>): boolean {
