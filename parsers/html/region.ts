@@ -145,6 +145,8 @@ export function mergeSiblings(root: ParentNode, top: Element, stats: StatsMap, s
 const MAX_EXPAND_LINK_DENSITY = 0.35;
 /** Widening must add at least this share of the region's own text (a short appeal or bio is not a section). */
 const MIN_EXPAND_SHARE = 0.3;
+/** ... and at least this many characters (navigation remnants around a near-empty page are not content). */
+const MIN_EXPAND_CHARS = 200;
 
 /**
  * Widens the region to its ancestors, up to the page root (excluded), while the text each ancestor
@@ -173,7 +175,7 @@ export function expandRegion(root: ParentNode, region: Element[], stats: StatsMa
     out = [a];
     len = s.len;
     link = s.link;
-    if (len - regionLen >= regionLen * MIN_EXPAND_SHARE) best = out;
+    if (len - regionLen >= Math.max(regionLen * MIN_EXPAND_SHARE, MIN_EXPAND_CHARS)) best = out;
   }
   return best;
 }
