@@ -13,6 +13,12 @@ import type { StatsMap } from './stats.ts';
 /** Content elements never pruned for their class names (`h2.anchorWithStickyNavbar` is a heading). */
 const HINT_EXEMPT = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'pre', 'blockquote']);
 
+/**
+ * A block with buttons is a form or control bar when it is a `form` or has at most this much text
+ * outside links (a share bar); with more (a product card: name, details, price) it is content.
+ */
+const MAX_CONTROL_TEXT = 40;
+
 /** Largest share of the page text a hinted element may hold and still be pruned before scoring. */
 const MAX_PRUNE_SHARE = 0.3;
 /** Largest share for landmark chrome (nav, aside, page header/footer). */
@@ -70,7 +76,7 @@ export function boilerplateReason(el: Element, stats: StatsMap, total: number, s
   if ((h.junk || h.chrome) && !h.positive && share < MAX_PRUNE_SHARE && !containsContentLandmark(el)) return h.junk ? 'junk' : 'chrome';
   if (h.junk && share < 0.1 && !containsContentLandmark(el)) return 'junk';
   if (h.meta && !h.positive && s && s.len < 300 && s.headings === 0) return 'meta';
-  if (s && el.name === 'form' && s.len < 400 && s.input > Math.floor(s.p / 3) && s.pre === 0 && s.table === 0 && s.headings <= 1) return 'form';
+  if (s && s.input > 0 && (el.name === 'form' || s.len - s.link <= MAX_CONTROL_TEXT) && s.len < 400 && s.input > Math.floor(s.p / 3) && s.pre === 0 && s.table === 0 && s.headings <= 1) return 'form';
   if (el.name === 'button') return 'button';
   if (el.name === 'img' && isIcon(el)) return 'icon';
   if (s && s.len <= 60 && s.img === 0 && s.pre === 0 && s.table === 0 && !HEADING_TAGS.has(el.name) && standalone(el, s.len, stats)) {
