@@ -53,13 +53,33 @@ function pageTitles(doc: Document): string[] {
   return out.filter(Boolean);
 }
 
+/**
+ * The page's `body`; when the markup has several (a template pasted whole into a page), the one holding
+ * the most text. The raw HTML is checked first, so pages with one body pay nothing.
+ */
+function pageBody(doc: Document, html: string): ParentNode {
+  const first = /<body[\s>]/i.exec(html);
+  if (!first || !/<body[\s>]/i.test(html.slice(first.index + 5))) return bodyOf(doc);
+  let best: ParentNode = bodyOf(doc);
+  let bestLen = -1;
+  for (const el of elements(doc)) {
+    if (el.name !== 'body') continue;
+    const len = textOf(el).length;
+    if (len > bestLen) {
+      best = el;
+      bestLen = len;
+    }
+  }
+  return best;
+}
+
 /** Parses and applies the always-on cleanup; returns the body (or the document when it has none). */
 function prepare(html: string, opts: CleanHtmlOptions, tree?: Document): { titles: string[]; articleBody?: string; root: ParentNode } {
   const doc = tree ?? parseHtml(html);
   const titles = pageTitles(doc);
   const articleBody = opts.onlyMainContent ? jsonLdArticleBody(doc) : undefined;
   const base = baseUrlOf(doc, opts.url);
-  const root = bodyOf(doc);
+  const root = pageBody(doc, html);
   basicClean(root);
   absolutizeUrls(root, base);
   if (opts.excludeTags?.length) applyExcludeTags(root, opts.excludeTags);

@@ -38,6 +38,11 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Short text of the page');
   });
 
+  test('markup with two bodies: the one holding the text is the page', () => {
+    const html = `<html><head><title>T</title></head><body><script>var x = 1;</script></body><div><body><article><h1>Protocol</h1>${prose('Protocol', 1)}${prose('Protocol', 2)}</article></body></div></html>`;
+    expect(pageToMarkdown(html)).toContain('Protocol paragraph 2');
+  });
+
   test('noscript stays dropped when the page shows its content without scripts', () => {
     const html = `<body><article><h1>Title</h1>${prose('Story', 1)}${prose('Story', 2)}</article><noscript><p>Please enable JavaScript to view the comments powered by our partner.</p></noscript></body>`;
     const out = pageToMarkdown(html);
