@@ -187,14 +187,26 @@ const BODY_PART = new Set(['body', 'content', 'text']);
  */
 export function namesArticleBody(el: Element): boolean {
   if (el.attribs.itemprop?.toLowerCase().includes('articlebody')) return true;
-  const names = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`;
-  if (!names.trim()) return false;
-  for (const name of names.split(/\s+/)) {
-    if (!name || name.length >= 80) continue;
-    const t = classTokens(name);
-    for (let i = 0; i + 1 < t.length; i++) if (BODY_OWNER.has(t[i]) && BODY_PART.has(t[i + 1])) return true;
+  for (const names of [el.attribs.class, el.attribs.id]) {
+    if (!names) continue;
+    for (const name of names.split(/\s+/)) if (name && name.length < 80 && bodyName(name)) return true;
   }
   return false;
+}
+
+/** bodyName results by class name (memoized like classifyName). */
+const bodyNames = new Map<string, boolean>();
+
+function bodyName(name: string): boolean {
+  let r = bodyNames.get(name);
+  if (r === undefined) {
+    if (bodyNames.size >= MAX_KINDS) bodyNames.clear();
+    const t = classTokens(name);
+    r = false;
+    for (let i = 0; i + 1 < t.length && !r; i++) r = BODY_OWNER.has(t[i]) && BODY_PART.has(t[i + 1]);
+    bodyNames.set(name, r);
+  }
+  return r;
 }
 
 /**
