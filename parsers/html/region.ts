@@ -177,7 +177,34 @@ export function expandRegion(root: ParentNode, region: Element[], stats: StatsMa
     link = s.link;
     if (len - regionLen >= Math.max(regionLen * MIN_EXPAND_SHARE, MIN_EXPAND_CHARS)) best = out;
   }
+  if (out[0]?.parent === root) return widenAtRoot(root, out, regionLen, stats, listings) ?? best;
   return best;
+}
+
+/**
+ * Widening at the top level, for pages whose sections sit directly in the body: the region and the
+ * body's other headed, prose-like blocks (not junk-named, not teaser lists), when together they add
+ * enough prose. Undefined when they do not.
+ */
+function widenAtRoot(root: ParentNode, out: Element[], regionLen: number, stats: StatsMap, listings: ReadonlySet<Element>): Element[] | undefined {
+  const prose = (k: Element) => (stats.get(k)?.headings ?? 0) > 0 && linkDensity(stats.get(k)) <= MAX_EXPAND_LINK_DENSITY && !listings.has(k) && !hintsOf(k).junk;
+  const kids = root.children.filter(isTag).filter((k) => out.includes(k) || prose(k));
+  let len = 0;
+  let link = 0;
+  let extra = 0;
+  let extraLink = 0;
+  let listed = 0;
+  for (const k of kids) {
+    const s = stats.get(k);
+    len += s?.len ?? 0;
+    link += s?.link ?? 0;
+    if (out.includes(k)) continue;
+    extra += s?.len ?? 0;
+    extraLink += s?.link ?? 0;
+    listed += listedLen(k, [], listings, stats);
+  }
+  if (extra <= 0 || extraLink / extra > MAX_EXPAND_LINK_DENSITY || listed > extra / 2) return undefined;
+  return len - regionLen >= Math.max(regionLen * MIN_EXPAND_SHARE, MIN_EXPAND_CHARS) ? kids : undefined;
 }
 
 /** Text in teaser lists under `a` outside the elements of `inner`. */

@@ -71,6 +71,17 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('Careers');
   });
 
+  test('sections that sit directly in the body widen the region too', () => {
+    const short = (name: string, n: number) => Array.from({ length: n }, (_, i) => `<div>${name} point ${i} is stated here in one plain short line</div>`).join('');
+    const sec = (name: string, body: string) => `<section class="s-${name.toLowerCase()}"><h2>${name}</h2>${body}</section>`;
+    const analytics = sec('Analytics', [0, 1, 2, 3, 4].map((i) => prose('Analytics', i)).join(''));
+    const html = `<body><header>${nav}</header>${analytics}${sec('Dashboards', short('Dashboards', 3))}<div class="promo-strip">Free shipping today</div>${sec('Governance', short('Governance', 3))}<footer>© Example Ltd</footer></body>`;
+    const out = pageToMarkdown(html);
+    for (const s of ['Analytics paragraph 4', '## Dashboards', 'Dashboards point 2', 'Governance point 0']) expect(out).toContain(s);
+    expect(out).not.toContain('Free shipping');
+    expect(out).not.toContain('Example Ltd');
+  });
+
   test('a container the site names as the article body does not widen to what follows it', () => {
     const appeal = Array.from({ length: 3 }, (_, i) => `<p>Appeal ${i}: readers like you keep this site running, and every contribution helps us report for years.</p>`).join('');
     const html = `<body><div class="page"><div class="article-body">${Array.from({ length: 6 }, (_, i) => prose('Story', i)).join('')}</div><div class="slot">${appeal}</div></div></body>`;
