@@ -45,6 +45,8 @@ export interface MainContentResult {
 /** Below this share of the safely cleaned text, the extracted region is considered a miss. */
 const MIN_SHARE_OF_SAFE = 0.1;
 const MIN_MAIN_LEN = 25;
+/** A second article-body-named container this large (share of the first) means the name recurs per post. */
+const RECURRING_BODY_SHARE = 0.25;
 /** JSON-LD article bodies shorter than this (characters) are not used as evidence. */
 const MIN_DECLARED_CHARS = 500;
 
@@ -103,12 +105,22 @@ function mainLandmark(root: ParentNode): Element | undefined {
   return outer.length === 1 ? outer[0] : undefined;
 }
 
-/** Whether `top` is, or holds as most of its text, a container named as an article body (hints.ts). */
+/**
+ * Whether `top` is, or holds as most of its text, the page's one container named as an article body
+ * (hints.ts). Names that recur (`post-body` on every post of a thread) name posts, not the article.
+ */
 function namedArticleBody(top: Element, stats: StatsMap): boolean {
-  if (namesArticleBody(top)) return true;
   const min = (stats.get(top)?.len ?? 0) / 2;
-  for (const el of elements(top)) if ((stats.get(el)?.len ?? 0) >= min && namesArticleBody(el)) return true;
-  return false;
+  let body: Element | undefined = namesArticleBody(top) ? top : undefined;
+  if (!body) for (const el of elements(top)) if (!body && (stats.get(el)?.len ?? 0) >= min && namesArticleBody(el)) body = el;
+  if (!body) return false;
+  // Another named container of comparable size elsewhere: the name recurs per post.
+  const size = (stats.get(body)?.len ?? 0) * RECURRING_BODY_SHARE;
+  for (const el of stats.keys()) {
+    if (!namesArticleBody(el) || (stats.get(el)?.len ?? 0) < size || el === body || isAncestor(el, body) || isAncestor(body, el)) continue;
+    return false;
+  }
+  return true;
 }
 
 function rootLen(root: ParentNode, stats: StatsMap): number {

@@ -43,6 +43,13 @@ describe('onlyMainContent beyond articles', () => {
     expect(pageToMarkdown(html)).toContain('Protocol paragraph 2');
   });
 
+  test('a post-body name that recurs on every post names posts: the thread is kept whole', () => {
+    const post = (i: number, n: number) => `<div class="post-layout"><div class="votes">${i}</div><div class="postcell"><div class="s-prose js-post-body">${Array.from({ length: n }, (_, j) => prose(`Answer ${i}`, j)).join('')}</div></div></div>`;
+    const html = `<body><header>${nav}</header><div id="content"><div id="mainbar"><h1>Why is RAID not a backup?</h1><div class="question">${post(0, 3)}</div><div id="answers"><h2>3 Answers</h2>${post(1, 2)}${post(2, 2)}${post(3, 1)}</div></div></div></body>`;
+    const out = pageToMarkdown(html);
+    for (const s of ['Answer 0 paragraph 2', 'Answer 1 paragraph 1', 'Answer 3 paragraph 0']) expect(out).toContain(s);
+  });
+
   test('noscript stays dropped when the page shows its content without scripts', () => {
     const html = `<body><article><h1>Title</h1>${prose('Story', 1)}${prose('Story', 2)}</article><noscript><p>Please enable JavaScript to view the comments powered by our partner.</p></noscript></body>`;
     const out = pageToMarkdown(html);
