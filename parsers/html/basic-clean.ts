@@ -10,6 +10,7 @@ import {
   detach,
   elements,
   HEADING_TAGS,
+  isAncestor,
   isTag,
   normalizeSpace,
   relink,
@@ -20,7 +21,7 @@ import {
 } from './dom.ts';
 
 const DROP_TAGS = new Set([
-  'script', 'style', 'noscript', 'template', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'svg',
+  'script', 'style', 'template', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'svg',
   'canvas', 'link', 'meta', 'head', 'base', 'select', 'textarea', 'param', 'datalist', 'slot', 'portal',
 ]);
 
@@ -72,8 +73,10 @@ export function basicClean(root: ParentNode, minHiddenShare = 0.5): void {
   removeComments(root);
   const drop: AnyNode[] = [];
   const hidden: Element[] = [];
+  const noscripts: Element[] = [];
   for (const el of elements(root)) {
     if (DROP_TAGS.has(el.name)) drop.push(el);
+    else if (el.name === 'noscript') noscripts.push(el);
     else if (el.name === 'input' && !(el.attribs.type === 'checkbox' && el.parent && isTag(el.parent) && el.parent.name === 'li')) drop.push(el);
     else if (isHidden(el)) hidden.push(el);
     else if (isPermalink(el) || isTrackingPixel(el)) drop.push(el);
@@ -81,6 +84,7 @@ export function basicClean(root: ParentNode, minHiddenShare = 0.5): void {
     else if (el.name === 'td' && GUTTER.test(el.attribs.class ?? '')) drop.push(el);
   }
   for (const n of drop) detach(n);
+  if (noscripts.length) keepNoscriptPage(root, noscripts);
   if (hidden.length) {
     const total = textOf(root).replace(/\s+/g, '').length || 1;
     for (const el of hidden) {
@@ -90,6 +94,23 @@ export function basicClean(root: ParentNode, minHiddenShare = 0.5): void {
     }
   }
   flattenDeepNesting(root);
+}
+
+/**
+ * `noscript` blocks are dropped (a browser running scripts never shows them), except on a page whose
+ * scripted shell shows next to nothing: when the `noscript` blocks hold more text than the rest of the
+ * page, they are its server-rendered content (forum software serves crawlers this way) and are kept as
+ * `div`s.
+ */
+function keepNoscriptPage(root: ParentNode, noscripts: Element[]): void {
+  const outer = noscripts.filter((n) => !noscripts.some((o) => o !== n && isAncestor(o, n)));
+  const inside = outer.reduce((n, el) => n + textOf(el).replace(/\s+/g, '').length, 0);
+  const all = inside && textOf(root).replace(/\s+/g, '').length;
+  if (inside > all - inside) {
+    for (const el of noscripts) el.name = 'div';
+  } else {
+    for (const el of outer) detach(el);
+  }
 }
 
 /** Comments, directives and CDATA sections: nodes removeComments drops. */

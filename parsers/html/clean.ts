@@ -4,7 +4,8 @@
  * embeds and form controls removed, URLs absolute (respecting `<base href>`), lazy images resolved.
  * Then, per scrape options (interface.md, Scrape options): `excludeTags` removes matches,
  * `includeTags` keeps only matches (and then `onlyMainContent` is not applied: the caller chose the
- * content), `onlyMainContent` (default true) keeps the main content (main-content.ts).
+ * content), `onlyMainContent` (default true) keeps the main content (main-content.ts), or else what the
+ * safe cleanup leaves, or else (when that is almost nothing) the page after the always-on cleanup.
  */
 import { bodyOf, elements, normalizeSpace, parseHtml, serializeHtml, textOf, type AnyNode, type Document, type ParentNode } from './dom.ts';
 import { basicClean } from './basic-clean.ts';
@@ -12,6 +13,7 @@ import { absolutizeUrls, baseUrlOf } from './urls.ts';
 import { applyExcludeTags, applyIncludeTags } from './selectors.ts';
 import { extractMainContent, safeCleanup } from './main-content.ts';
 import { blockFingerprints } from './fingerprints.ts';
+import { textLength } from './stats.ts';
 import { jsonLdArticleBody } from './jsonld.ts';
 
 export interface CleanHtmlOptions {
@@ -37,6 +39,9 @@ export interface CleanHtmlOptions {
   tree?: Document;
 }
 
+/** When the safe cleanup leaves less than this share of the page's text, the page is returned uncut. */
+const MIN_SAFE_SHARE = 0.1;
+
 function pageTitles(doc: Document): string[] {
   const out: string[] = [];
   for (const el of elements(doc)) {
@@ -48,13 +53,33 @@ function pageTitles(doc: Document): string[] {
   return out.filter(Boolean);
 }
 
+/**
+ * The page's `body`; when the markup has several (a template pasted whole into a page), the one holding
+ * the most text. The raw HTML is checked first, so pages with one body pay nothing.
+ */
+function pageBody(doc: Document, html: string): ParentNode {
+  const first = /<body[\s>]/i.exec(html);
+  if (!first || !/<body[\s>]/i.test(html.slice(first.index + 5))) return bodyOf(doc);
+  let best: ParentNode = bodyOf(doc);
+  let bestLen = -1;
+  for (const el of elements(doc)) {
+    if (el.name !== 'body') continue;
+    const len = textOf(el).length;
+    if (len > bestLen) {
+      best = el;
+      bestLen = len;
+    }
+  }
+  return best;
+}
+
 /** Parses and applies the always-on cleanup; returns the body (or the document when it has none). */
 function prepare(html: string, opts: CleanHtmlOptions, tree?: Document): { titles: string[]; articleBody?: string; root: ParentNode } {
   const doc = tree ?? parseHtml(html);
   const titles = pageTitles(doc);
   const articleBody = opts.onlyMainContent ? jsonLdArticleBody(doc) : undefined;
   const base = baseUrlOf(doc, opts.url);
-  const root = bodyOf(doc);
+  const root = pageBody(doc, html);
   basicClean(root);
   absolutizeUrls(root, base);
   if (opts.excludeTags?.length) applyExcludeTags(root, opts.excludeTags);
@@ -83,7 +108,10 @@ export function cleanDom(html: string, opts: CleanHtmlOptions): AnyNode[] {
     opts.onWarning?.('main-content extraction failed; using the safe cleanup', e);
   }
   const again = prepare(html, opts);
+  const before = textLength(again.root as AnyNode);
   safeCleanup(again.root, { boilerplate: opts.boilerplate });
+  // Markup that nests the whole page in its header (an unclosed element) must not come out empty.
+  if (textLength(again.root as AnyNode) < before * MIN_SAFE_SHARE) return prepare(html, opts).root.children;
   return again.root.children;
 }
 

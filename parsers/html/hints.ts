@@ -18,12 +18,12 @@ const JUNK = new Set([
   'sociable', 'related', 'relatedposts', 'recommended', 'recommendations', 'recommendation', 'recirc',
   'recirculation', 'outbrain', 'taboola', 'readnext', 'upnext', 'comment', 'comments', 'commentlist', 'disqus',
   'respond', 'replies', 'newsletter', 'newsletters', 'subscribe', 'subscription', 'signup', 'paywall', 'regwall',
-  'promo', 'promos', 'promotion', 'promoted', 'cta', 'cookie', 'cookies', 'consent', 'gdpr', 'cmp', 'ad', 'ads',
+  'promo', 'promos', 'promotion', 'promoted', 'cta', 'cookie', 'cookies', 'consent', 'gdpr', 'ad', 'ads',
   'adv', 'advert', 'adverts', 'advertisement', 'advertising', 'adsense', 'adsbygoogle', 'adslot', 'adunit',
   'adbox', 'adcontainer', 'adwrapper', 'dfp', 'sponsor', 'sponsored', 'sponsors', 'breadcrumb', 'breadcrumbs',
   'popup', 'modal', 'overlay', 'toast', 'skiplink', 'pagination', 'pager', 'subnav', 'toolbar',
   'sronly', 'sr', 'visuallyhidden', 'edit', 'editsection', 'avatar', 'gravatar', 'screenreader', 'offscreen', 'trending', 'popular', 'mostread', 'mostpopular',
-  'widget', 'widgets', 'donate', 'donation', 'print', 'feedback', 'rating', 'login', 'signin',
+  'donate', 'donation', 'print', 'feedback', 'rating', 'login', 'signin',
 ]);
 
 const CHROME = new Set([
@@ -43,6 +43,9 @@ const POSITIVE = new Set([
   'markdown', 'richtext', 'hentry', 'blog', 'postbody', 'storybody', 'articletext', 'entrycontent',
   'documentation', 'docs', 'chapter', 'answer', 'question', 'recipe',
 ]);
+
+/** Chrome words only as the head word: `search-form` is chrome, `search-results` is a listing's content. */
+const HEAD_ONLY_CHROME = new Set(['search']);
 
 /** Tokens that describe layout or state, not what the element is: skipped when finding the head word. */
 const MODIFIERS = new Set([
@@ -108,7 +111,7 @@ function classify(name: string): Kind {
       break;
     }
   }
-  const anyChrome = tokens.some((t) => CHROME.has(t));
+  const anyChrome = tokens.some((t) => CHROME.has(t) && !HEAD_ONLY_CHROME.has(t));
   if (CHROME.has(head)) return HEADERISH.has(head) && tokens.some((t) => ARTICLEISH.has(t)) ? 'meta' : 'chrome';
   if (META.has(head)) return 'meta';
   if (POSITIVE.has(head) && !anyChrome) return 'positive';
@@ -172,6 +175,46 @@ export function hintsOf(el: Element): Hints {
   }
   (el as Hinted)[HINTS] = h;
   return h;
+}
+
+const BODY_OWNER = new Set(['article', 'entry', 'post', 'story', 'blog']);
+const BODY_PART = new Set(['body', 'content', 'text']);
+
+/**
+ * Whether the element's class or id names it the body of an article (`article-body`, `entry-content`,
+ * `postBody`, `story__text`) or it carries `itemprop=articleBody`: such a container holds the whole
+ * text of one article, and the page around it is not more of it.
+ */
+export function namesArticleBody(el: Element): boolean {
+  if (el.attribs.itemprop?.toLowerCase().includes('articlebody')) return true;
+  for (const names of [el.attribs.class, el.attribs.id]) {
+    if (!names) continue;
+    for (const name of names.split(/\s+/)) if (name && name.length < 80 && bodyName(name)) return true;
+  }
+  return false;
+}
+
+/** bodyName results by class name (memoized like classifyName). */
+const bodyNames = new Map<string, boolean>();
+
+function bodyName(name: string): boolean {
+  let r = bodyNames.get(name);
+  if (r === undefined) {
+    if (bodyNames.size >= MAX_KINDS) bodyNames.clear();
+    const t = classTokens(name);
+    r = false;
+    for (let i = 0; i + 1 < t.length && !r; i++) r = BODY_OWNER.has(t[i]) && BODY_PART.has(t[i + 1]);
+    bodyNames.set(name, r);
+  }
+  return r;
+}
+
+/**
+ * Makes an element's class words count for nothing (neither boilerplate nor content): used when a
+ * page shows that a boilerplate-sounding class is its layout (prune.ts `layoutClasses`).
+ */
+export function neutralizeHints(el: Element): void {
+  (el as Hinted)[HINTS] = { junk: false, chrome: false, meta: false, positive: false };
 }
 
 const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'menu', 'menubar', 'toolbar', 'tablist']);

@@ -6,8 +6,9 @@
  *    a crawl has seen repeated across the site (fingerprints.ts).
  * 2. Score paragraph containers (scoring.ts; teaser lists, listing.ts, keep their score to
  *    themselves) and choose the region (region.ts): the container matching the page's JSON-LD
- *    `articleBody` when it declares one (jsonld.ts), else the best candidate adjusted Readability-style,
- *    plus the siblings that belong with it; else the page's single `main` landmark.
+ *    `articleBody` when it declares one (jsonld.ts), else the best candidate adjusted Readability-style
+ *    (or the page's single `main` landmark around it), plus the siblings that belong with it, widened to
+ *    the ancestors whose further text reads as content, not links; else the single `main` landmark.
  * 3. Clean the region conditionally (region-clean.ts: link lists, widgets, forms, promos) and put the
  *    page's title heading (title.ts) back in front when it was outside the region.
  * 4. When that leaves almost nothing (pages that are mostly a list or a table), the caller falls back to
@@ -15,14 +16,14 @@
  */
 import { cloneNode } from 'domhandler';
 import { elements, isAncestor, isTag, textOf, type AnyNode, type Element, type ParentNode } from './dom.ts';
-import { landmarkOf } from './hints.ts';
+import { landmarkOf, namesArticleBody } from './hints.ts';
 import { boilerplateReason, descendable, pruneBoilerplate } from './prune.ts';
 import { cleanConditionally } from './region-clean.ts';
 import { scoreCandidates } from './scoring.ts';
 import { computeStats, textLength, updateAfterRemoval, type StatsMap } from './stats.ts';
 import { removeFingerprinted } from './fingerprints.ts';
 import { findListings } from './listing.ts';
-import { mergeSiblings, pickByDeclaredBody, pickTop } from './region.ts';
+import { expandRegion, mergeSiblings, pickByDeclaredBody, pickTop } from './region.ts';
 import { findTitleHeading } from './title.ts';
 
 export { findTitleHeading };
@@ -44,6 +45,8 @@ export interface MainContentResult {
 /** Below this share of the safely cleaned text, the extracted region is considered a miss. */
 const MIN_SHARE_OF_SAFE = 0.1;
 const MIN_MAIN_LEN = 25;
+/** A second article-body-named container this large (share of the first) means the name recurs per post. */
+const RECURRING_BODY_SHARE = 0.25;
 /** JSON-LD article bodies shorter than this (characters) are not used as evidence. */
 const MIN_DECLARED_CHARS = 500;
 
@@ -65,10 +68,16 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   const scores = scoreCandidates(root, stats, listings);
   // Short declared bodies are often summaries: trusted only from ~80 words on.
   const declared = opts.articleBody && opts.articleBody.length >= MIN_DECLARED_CHARS ? pickByDeclaredBody(stats, scores, opts.articleBody) : undefined;
-  const top = declared ?? pickTop(root, stats, scores, listings) ?? mainLandmark(root);
+  let top = declared ?? pickTop(root, stats, scores, listings) ?? mainLandmark(root);
   if (!top) return undefined;
-
-  const region = declared ? [declared] : mergeSiblings(root, top, stats, scores);
+  // A page that marks its main content once: the best paragraphs' container gives way to it (product
+  // pages, service pages and forums spread their content over many blocks of that landmark), and the
+  // region widens to the prose around it; not when the site names an article body there.
+  const named = !declared && namedArticleBody(top, stats);
+  const main = declared || named ? undefined : mainLandmark(root);
+  if (main && isAncestor(main, top)) top = main;
+  const merged = declared ? [declared] : mergeSiblings(root, top, stats, scores);
+  const region = declared || named ? merged : expandRegion(root, merged, stats, listings);
   const regionLen = region.reduce((n, el) => n + (stats.get(el)?.len ?? 0), 0);
   cleanConditionally(region, stats, scores, regionLen);
   const mainLen = region.reduce((n, el) => n + (el.parent ? textLength(el) : 0), 0);
@@ -96,6 +105,24 @@ function mainLandmark(root: ParentNode): Element | undefined {
   return outer.length === 1 ? outer[0] : undefined;
 }
 
+/**
+ * Whether `top` is, or holds as most of its text, the page's one container named as an article body
+ * (hints.ts). Names that recur (`post-body` on every post of a thread) name posts, not the article.
+ */
+function namedArticleBody(top: Element, stats: StatsMap): boolean {
+  const min = (stats.get(top)?.len ?? 0) / 2;
+  let body: Element | undefined = namesArticleBody(top) ? top : undefined;
+  if (!body) for (const el of elements(top)) if (!body && (stats.get(el)?.len ?? 0) >= min && namesArticleBody(el)) body = el;
+  if (!body) return false;
+  // Another named container of comparable size elsewhere: the name recurs per post.
+  const size = (stats.get(body)?.len ?? 0) * RECURRING_BODY_SHARE;
+  for (const el of stats.keys()) {
+    if (!namesArticleBody(el) || (stats.get(el)?.len ?? 0) < size || el === body || isAncestor(el, body) || isAncestor(body, el)) continue;
+    return false;
+  }
+  return true;
+}
+
 function rootLen(root: ParentNode, stats: StatsMap): number {
   if (isTag(root as Element)) return stats.get(root as Element)?.len ?? 0;
   let n = 0;
@@ -121,4 +148,5 @@ function isInside(el: Element, nodes: AnyNode[]): boolean {
   for (let p: ParentNode | Element | null = el; p; p = p.parent) if (set.has(p)) return true;
   return false;
 }
+
 

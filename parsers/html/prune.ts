@@ -7,11 +7,17 @@
  * landmark, is never pruned here: the scorer decides.
  */
 import { detach, elements, HEADING_TAGS, INLINE_TAGS, isAncestor, isTag, normalizeSpace, relink, Text, textOf, type Element, type ParentNode } from './dom.ts';
-import { hintsOf, isJunkPhrase, landmarkOf } from './hints.ts';
+import { classifyName, hintsOf, isJunkPhrase, landmarkOf, neutralizeHints } from './hints.ts';
 import type { StatsMap } from './stats.ts';
 
 /** Content elements never pruned for their class names (`h2.anchorWithStickyNavbar` is a heading). */
 const HINT_EXEMPT = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'pre', 'blockquote']);
+
+/**
+ * A block with buttons is a form or control bar when it is a `form` or has at most this much text
+ * outside links (a share bar); with more (a product card: name, details, price) it is content.
+ */
+const MAX_CONTROL_TEXT = 40;
 
 /** Largest share of the page text a hinted element may hold and still be pruned before scoring. */
 const MAX_PRUNE_SHARE = 0.3;
@@ -70,7 +76,7 @@ export function boilerplateReason(el: Element, stats: StatsMap, total: number, s
   if ((h.junk || h.chrome) && !h.positive && share < MAX_PRUNE_SHARE && !containsContentLandmark(el)) return h.junk ? 'junk' : 'chrome';
   if (h.junk && share < 0.1 && !containsContentLandmark(el)) return 'junk';
   if (h.meta && !h.positive && s && s.len < 300 && s.headings === 0) return 'meta';
-  if (s && s.input > 0 && s.len < 400 && s.input > Math.floor(s.p / 3) && s.pre === 0 && s.table === 0 && s.headings <= 1) return 'form';
+  if (s && s.input > 0 && (el.name === 'form' || s.len - s.link <= MAX_CONTROL_TEXT) && s.len < 400 && s.input > Math.floor(s.p / 3) && s.pre === 0 && s.table === 0 && s.headings <= 1) return 'form';
   if (el.name === 'button') return 'button';
   if (el.name === 'img' && isIcon(el)) return 'icon';
   if (s && s.len <= 60 && s.img === 0 && s.pre === 0 && s.table === 0 && !HEADING_TAGS.has(el.name) && standalone(el, s.len, stats)) {
@@ -118,6 +124,19 @@ export function descendable(el: Element): boolean {
 export function pruneBoilerplate(root: ParentNode, stats: StatsMap, safeOnly = false): { el: Element; parent: ParentNode }[] {
   const rootStats = isTag(root as Element) ? stats.get(root as Element) : undefined;
   const total = rootStats?.len ?? [...stats.values()].reduce((m, s) => Math.max(m, s.len), 0);
+  let remove = collect(root, stats, total, safeOnly);
+  // Class words that turn out to be the page's layout stop counting, and the pruning runs again.
+  const layout = new Set<string>();
+  for (let round = 0; round < 3 && addLayoutNames(remove, stats, total, layout); round++) {
+    for (const el of remove) if (onlyLayoutWords(el, layout)) neutralizeHints(el);
+    remove = collect(root, stats, total, safeOnly);
+  }
+  const removed = remove.map((el) => ({ el, parent: el.parent! }));
+  for (const el of remove) detach(el);
+  return removed;
+}
+
+function collect(root: ParentNode, stats: StatsMap, total: number, safeOnly: boolean): Element[] {
   const remove: Element[] = [];
   const stack = [...root.children].reverse();
   while (stack.length) {
@@ -130,7 +149,61 @@ export function pruneBoilerplate(root: ParentNode, stats: StatsMap, safeOnly = f
     if (!descendable(n)) continue;
     for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
   }
-  const removed = remove.map((el) => ({ el, parent: el.parent! }));
-  for (const el of remove) detach(el);
-  return removed;
+  return remove;
+}
+
+/** Share of the page text above which a boilerplate-sounding class name is a layout class. */
+const LAYOUT_SHARE = 0.3;
+
+/** Names of reader replies (comments, responses): layout only on a page made of them (a thread). */
+const REPLIES = /comment|repl(y|ies)|respon|disqus/i;
+
+/** The class names of an element that sound like boilerplate, digit runs masked (`comment-0_wrap`). */
+function boilerplateNames(el: Element): string[] {
+  const out: string[] = [];
+  for (const name of (el.attribs.class ?? '').split(/\s+/)) {
+    if (!name || name.length >= 80) continue;
+    const kind = classifyName(name);
+    if (kind === 'junk' || kind === 'chrome') out.push(name.replace(/\d+/g, '0'));
+  }
+  return out;
+}
+
+/**
+ * Finds class names that are the page's layout, not boilerplate: names of pruned blocks that together
+ * hold a large share (30%) of the page text, such as a page builder's blocks (`elementor-widget-wrap`) or the posts
+ * of a forum thread (`ipsComment`). Adds them to `layout`; true when it found new ones.
+ */
+function addLayoutNames(remove: Element[], stats: StatsMap, total: number, layout: Set<string>): boolean {
+  const byName = new Map<string, { sum: number; max: number }>();
+  let removed = 0;
+  for (const el of remove) {
+    const len = stats.get(el)?.len ?? 0;
+    removed += len;
+    if (landmarkOf(el) || !el.attribs.class) continue;
+    for (const name of boilerplateNames(el)) {
+      const g = byName.get(name) ?? { sum: 0, max: 0 };
+      g.sum += len;
+      g.max = Math.max(g.max, len);
+      byName.set(name, g);
+    }
+  }
+  let added = false;
+  const kept = total - removed;
+  for (const [name, g] of byName) {
+    if (g.sum < total * LAYOUT_SHARE || layout.has(name)) continue;
+    // Replies are the page only where nothing else on it outweighs one of them (a forum thread whose
+    // opening post is a reply-like block too), not under an article or a question.
+    if (REPLIES.test(name) && kept >= g.max) continue;
+    layout.add(name);
+    added = true;
+  }
+  return added;
+}
+
+/** Whether every boilerplate-sounding class name of `el` is a layout name (ids and landmarks aside). */
+function onlyLayoutWords(el: Element, layout: Set<string>): boolean {
+  if (landmarkOf(el)) return false;
+  const names = boilerplateNames(el);
+  return names.length > 0 && names.every((n) => layout.has(n));
 }

@@ -27,12 +27,12 @@ export function cleanConditionally(region: ParentNode[], stats: StatsMap, scores
       const s = stats.get(el);
       if (!s) continue;
       if (s.len > regionLen * 0.4) continue;
-      if (shouldDrop(el, s, stats, scores)) detach(el);
+      if (shouldDrop(el, s, stats, scores, regionLen)) detach(el);
     }
   }
 }
 
-function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element, number>): boolean {
+function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element, number>, regionLen: number): boolean {
   const weight = classWeight(el);
   const ld = linkDensity(s);
   const core = innermost(el, stats);
@@ -51,9 +51,33 @@ function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element,
   }
   if (s.headings > 0 && ld < 0.5) return false;
   if (s.img > 1 && s.p / s.img < 0.5 && s.len < 200 && el.name !== 'figure') return true;
-  if (weight < 25 && ld > 0.33 && s.len < 800) return true;
+  if (weight < 25 && ld > 0.33 && s.len < 800 && !(ld < MAX_CARD_LINK_DENSITY && isGridItem(el, stats, regionLen))) return true;
   if (weight >= 25 && ld > 0.5) return true;
   return false;
+}
+
+/** Item cards (a linked name, then price or details) are at most this link-dense; menus are more. */
+const MAX_CARD_LINK_DENSITY = 0.75;
+/** Least number of like siblings, and least share of the region text they hold together, of a grid. */
+const MIN_GRID_ITEMS = 3;
+const MIN_GRID_SHARE = 0.2;
+
+/**
+ * Whether `el` is one item of a grid (a product or article listing): at least three siblings of the
+ * same tag and class that together hold a good share of the region's text.
+ */
+function isGridItem(el: Element, stats: StatsMap, regionLen: number): boolean {
+  const parent = el.parent;
+  if (!parent) return false;
+  const key = el.attribs.class ?? '';
+  let n = 0;
+  let len = 0;
+  for (const c of parent.children) {
+    if (!isTag(c) || c.name !== el.name || (c.attribs.class ?? '') !== key) continue;
+    n++;
+    len += stats.get(c)?.len ?? 0;
+  }
+  return n >= MIN_GRID_ITEMS && len >= regionLen * MIN_GRID_SHARE;
 }
 
 const PROMO_LEAD = /^(read more|related|see also|also read|read also|more|read|watch|listen|recommended|don't miss|do not miss|must read|further reading|more on this( story)?)\s*[:|–—-]?$/i;

@@ -3,7 +3,8 @@
  * common ancestor when near-best candidates share it (Readability's rule; teaser cards do not count),
  * or away from a teaser list that outscored a short article (listing.ts); then the siblings that belong
  * with it: those that score well, read like paragraphs, sit between included siblings (headings,
- * figures, code, tables, lists) or lead into them (title, lead image).
+ * figures, code, tables, lists) or lead into them (title, lead image); then the ancestors whose
+ * further text is prose rather than links (`expandRegion`).
  */
 import { HEADING_TAGS, isAncestor, isTag, textOf, type Element, type ParentNode } from './dom.ts';
 import { hintsOf } from './hints.ts';
@@ -140,6 +141,83 @@ export function mergeSiblings(root: ParentNode, top: Element, stats: StatsMap, s
   return siblings.filter((_, i) => included[i]);
 }
 
+/** Largest link density of the text an ancestor adds for the region to widen to it. */
+const MAX_EXPAND_LINK_DENSITY = 0.35;
+/** Widening must add at least this share of the region's own text (a short appeal or bio is not a section). */
+const MIN_EXPAND_SHARE = 0.3;
+/** ... and at least this many characters (navigation remnants around a near-empty page are not content). */
+const MIN_EXPAND_CHARS = 200;
+
+/**
+ * Widens the region to its ancestors, up to the page root (excluded), while the text each ancestor
+ * adds beyond the region is mostly prose: neither links nor teaser lists (listing.ts). Pages built of
+ * many sections (service pages, product descriptions, forum threads) hold their content in several
+ * containers, and what remains around them after pruning is content, while navigation and teaser
+ * lists are link text. A widening that adds little next to the region (an appeal or a bio after an
+ * article) is not made. The caller does not widen a region the site names as an article body.
+ * @param region sibling elements (mergeSiblings); returned unchanged when no ancestor qualifies
+ */
+export function expandRegion(root: ParentNode, region: Element[], stats: StatsMap, listings: ReadonlySet<Element>): Element[] {
+  let len = 0;
+  let link = 0;
+  for (const el of region) {
+    len += stats.get(el)?.len ?? 0;
+    link += stats.get(el)?.link ?? 0;
+  }
+  const regionLen = len;
+  let out = region;
+  let best = region;
+  for (let a = region[0]?.parent; a && a !== root && isTag(a); a = a.parent) {
+    const s = stats.get(a);
+    if (!s) break;
+    const extra = s.len - len;
+    if (extra > 0 && ((s.link - link) / extra > MAX_EXPAND_LINK_DENSITY || listedLen(a, out, listings, stats) > extra / 2)) break;
+    out = [a];
+    len = s.len;
+    link = s.link;
+    if (len - regionLen >= Math.max(regionLen * MIN_EXPAND_SHARE, MIN_EXPAND_CHARS)) best = out;
+  }
+  if (out[0]?.parent === root) return widenAtRoot(root, out, regionLen, stats, listings) ?? best;
+  return best;
+}
+
+/**
+ * Widening at the top level, for pages whose sections sit directly in the body: the region and the
+ * body's other headed, prose-like blocks (not junk-named, not teaser lists), when together they add
+ * enough prose. Undefined when they do not.
+ */
+function widenAtRoot(root: ParentNode, out: Element[], regionLen: number, stats: StatsMap, listings: ReadonlySet<Element>): Element[] | undefined {
+  const prose = (k: Element) => (stats.get(k)?.headings ?? 0) > 0 && linkDensity(stats.get(k)) <= MAX_EXPAND_LINK_DENSITY && !listings.has(k) && !hintsOf(k).junk;
+  const kids = root.children.filter(isTag).filter((k) => out.includes(k) || prose(k));
+  let len = 0;
+  let link = 0;
+  let extra = 0;
+  let extraLink = 0;
+  let listed = 0;
+  for (const k of kids) {
+    const s = stats.get(k);
+    len += s?.len ?? 0;
+    link += s?.link ?? 0;
+    if (out.includes(k)) continue;
+    extra += s?.len ?? 0;
+    extraLink += s?.link ?? 0;
+    listed += listedLen(k, [], listings, stats);
+  }
+  if (extra <= 0 || extraLink / extra > MAX_EXPAND_LINK_DENSITY || listed > extra / 2) return undefined;
+  return len - regionLen >= Math.max(regionLen * MIN_EXPAND_SHARE, MIN_EXPAND_CHARS) ? kids : undefined;
+}
+
+/** Text in teaser lists under `a` outside the elements of `inner`. */
+function listedLen(a: Element, inner: Element[], listings: ReadonlySet<Element>, stats: StatsMap): number {
+  let n = 0;
+  for (const l of listings) {
+    if (!isAncestor(a, l) || inner.some((i) => i === l || isAncestor(i, l) || isAncestor(l, i))) continue;
+    let nested = false;
+    for (let p = l.parent; p && p !== a && !nested; p = p.parent) if (listings.has(p as Element)) nested = true;
+    if (!nested) n += stats.get(l)?.len ?? 0;
+  }
+  return n;
+}
 
 /** A declared article body must match a container at least this well (word-overlap F1) to be used. */
 const MIN_DECLARED_F1 = 0.6;

@@ -1,0 +1,136 @@
+/**
+ * onlyMainContent on page types other than articles (issue 23): forums served in `noscript`, pages
+ * built of many sections (service pages, page builders), product grids with buttons, and the main
+ * landmark. Synthetic pages, each reduced to the structure the rule is about.
+ */
+import { describe, expect, test } from 'bun:test';
+import { pageToMarkdown } from './helpers.ts';
+import { classifyName } from '../../parsers/html/hints.ts';
+
+const prose = (topic: string, n: number) =>
+  `<p>${topic} paragraph ${n} explains, in plain words and with some detail, what the team does for its clients and why it matters to them.</p>`;
+const nav = `<nav><ul>${Array.from({ length: 6 }, (_, i) => `<li><a href="/m${i}">Menu ${i}</a></li>`).join('')}</ul></nav>`;
+
+describe('onlyMainContent beyond articles', () => {
+  test('a forum thread served inside noscript (the scripted shell shows nothing) is the content', () => {
+    const post = (i: number) => `<div class="topic-post"><span class="creator">user${i}</span><div class="post"><p>Reply ${i}: I had the same problem after the update, and restarting the service fixed it for me, twice.</p></div></div>`;
+    const html = `<body><div id="app">Loading…</div><noscript><header><a href="/">Forum</a></header><div id="main-outlet" role="main"><h1>Update broke my setup</h1>${Array.from({ length: 5 }, (_, i) => post(i)).join('')}</div></noscript></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Reply 0: I had the same problem');
+    expect(out).toContain('Reply 4: I had the same problem');
+  });
+
+  test('a thread whose every post is comment-named keeps its posts; an article keeps its comments out', () => {
+    const reply = (i: number) => `<div class="ipsComment comment-${1000 + i}_wrap"><p>Post ${i}: the fan curve in the BIOS was the culprit, and setting it to silent mode, then rebooting, made it quiet again.</p></div>`;
+    const thread = `<body><header>${nav}</header><div class="topic"><h1>Loud fans after update</h1>${Array.from({ length: 6 }, (_, i) => reply(i)).join('')}</div></body>`;
+    const out = pageToMarkdown(thread);
+    expect(out).toContain('Post 0: the fan curve');
+    expect(out).toContain('Post 5: the fan curve');
+    const article = `<body><div class="story"><h1>Fans</h1>${Array.from({ length: 12 }, (_, i) => prose('Story', i)).join('')}</div><div class="comments">${Array.from({ length: 6 }, (_, i) => reply(i)).join('')}</div></body>`;
+    const out2 = pageToMarkdown(article);
+    expect(out2).toContain('Story paragraph 11');
+    expect(out2).not.toContain('Post 3: the fan curve');
+  });
+
+  test('a page whose every block is chrome-like does not come out empty', () => {
+    const html = `<body><nav><a href="/a">Alpha section of the site</a> <a href="/b">Beta section of the site</a></nav><aside><p>Short text of the page, in a single line.</p></aside></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Short text of the page');
+  });
+
+  test('markup with two bodies: the one holding the text is the page', () => {
+    const html = `<html><head><title>T</title></head><body><script>var x = 1;</script></body><div><body><article><h1>Protocol</h1>${prose('Protocol', 1)}${prose('Protocol', 2)}</article></body></div></html>`;
+    expect(pageToMarkdown(html)).toContain('Protocol paragraph 2');
+  });
+
+  test('a post-body name that recurs on every post names posts: the thread is kept whole', () => {
+    const post = (i: number, n: number) => `<div class="post-layout"><div class="votes">${i}</div><div class="postcell"><div class="s-prose js-post-body">${Array.from({ length: n }, (_, j) => prose(`Answer ${i}`, j)).join('')}</div></div></div>`;
+    const html = `<body><header>${nav}</header><div id="content"><div id="mainbar"><h1>Why is RAID not a backup?</h1><div class="question">${post(0, 3)}</div><div id="answers"><h2>3 Answers</h2>${post(1, 2)}${post(2, 2)}${post(3, 1)}</div></div></div></body>`;
+    const out = pageToMarkdown(html);
+    for (const s of ['Answer 0 paragraph 2', 'Answer 1 paragraph 1', 'Answer 3 paragraph 0']) expect(out).toContain(s);
+  });
+
+  test('noscript stays dropped when the page shows its content without scripts', () => {
+    const html = `<body><article><h1>Title</h1>${prose('Story', 1)}${prose('Story', 2)}</article><noscript><p>Please enable JavaScript to view the comments powered by our partner.</p></noscript></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Story paragraph 2');
+    expect(out).not.toContain('enable JavaScript');
+  });
+
+  test('a service page keeps every section of its main landmark, not only the best one', () => {
+    const intro = `<div class="intro"><div class="container">${[1, 2, 3, 4].map((i) => prose('Consulting', i)).join('')}</div></div>`;
+    const features = `<section class="features"><div class="inner"><h2>Training</h2><ul><li>Training benefit one, described in a sentence.</li><li>Training benefit two, described in a sentence.</li></ul></div></section>`;
+    const pricing = `<div class="pricing"><div class="inner"><h2>Audits</h2><table><tr><th>Plan</th><th>Price</th></tr><tr><td>Basic audit</td><td>€900</td></tr></table></div></div>`;
+    // Real pages nest deeply: the landmark sits beyond the levels paragraph scores reach.
+    const html = `<body><header>${nav}</header><main><div class="l1"><div class="l2"><h1>Our services</h1><div class="l3">${intro}</div>${features}${pricing}</div></div></main><footer>© Example Ltd</footer></body>`;
+    const out = pageToMarkdown(html);
+    for (const s of ['# Our services', 'Consulting paragraph 4', '## Training', 'Training benefit two', '## Audits', '| Basic audit | €900 |']) expect(out).toContain(s);
+    expect(out).not.toContain('Menu 3');
+    expect(out).not.toContain('Example Ltd');
+  });
+
+  test('without a main landmark, the region widens to the sections of prose around it', () => {
+    const block = (cls: string, name: string, n: number) => `<div class="${cls}"><div class="inner"><h3>${name}</h3>${Array.from({ length: n }, (_, i) => prose(name, i)).join('')}</div></div>`;
+    const html = `<body><div class="top">${nav}</div><div class="page">${block('a', 'Pricing', 5)}<div class="b"><div class="x">${block('c', 'Features', 2)}</div></div>${block('d', 'Integrations', 2)}</div><div class="bottom"><a href="/a">About</a> <a href="/b">Blog</a> <a href="/c">Careers</a></div></body>`;
+    const out = pageToMarkdown(html);
+    for (const s of ['Pricing paragraph 4', '### Features', 'Features paragraph 1', 'Integrations paragraph 0']) expect(out).toContain(s);
+    expect(out).not.toContain('Menu 2');
+    expect(out).not.toContain('Careers');
+  });
+
+  test('sections that sit directly in the body widen the region too', () => {
+    const short = (name: string, n: number) => Array.from({ length: n }, (_, i) => `<div>${name} point ${i} is stated here in one plain short line</div>`).join('');
+    const sec = (name: string, body: string) => `<section class="s-${name.toLowerCase()}"><h2>${name}</h2>${body}</section>`;
+    const analytics = sec('Analytics', [0, 1, 2, 3, 4].map((i) => prose('Analytics', i)).join(''));
+    const html = `<body><header>${nav}</header>${analytics}${sec('Dashboards', short('Dashboards', 3))}<div class="promo-strip">Free shipping today</div>${sec('Governance', short('Governance', 3))}<footer>© Example Ltd</footer></body>`;
+    const out = pageToMarkdown(html);
+    for (const s of ['Analytics paragraph 4', '## Dashboards', 'Dashboards point 2', 'Governance point 0']) expect(out).toContain(s);
+    expect(out).not.toContain('Free shipping');
+    expect(out).not.toContain('Example Ltd');
+  });
+
+  test('a container the site names as the article body does not widen to what follows it', () => {
+    const appeal = Array.from({ length: 3 }, (_, i) => `<p>Appeal ${i}: readers like you keep this site running, and every contribution helps us report for years.</p>`).join('');
+    const html = `<body><div class="page"><div class="article-body">${Array.from({ length: 6 }, (_, i) => prose('Story', i)).join('')}</div><div class="slot">${appeal}</div></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Story paragraph 5');
+    expect(out).not.toContain('Appeal 1');
+  });
+
+  test('boilerplate-sounding class words that name most of the page are its layout', () => {
+    // A page builder wraps every block in the same "promo" component: those blocks are the page.
+    const block = (i: number) => `<div class="builder-promo-block">${prose(`Block ${i}`, i)}</div>`;
+    const html = `<body><header>${nav}</header><div class="page">${Array.from({ length: 6 }, (_, i) => block(i)).join('')}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Block 0 paragraph 0');
+    expect(out).toContain('Block 5 paragraph 5');
+  });
+
+  test('a listing keeps its search results and the linked item cards of its grid', () => {
+    const item = (i: number) => `<li class="product"><a href="/p/${i}">Trail headlamp ${i}</a><p>$${20 + i}.95, 300 lumens, 80 g, rechargeable, with a red light mode for reading maps at night.</p></li>`;
+    const html = `<body><header>${nav}</header><div class="page"><h1>Headlamps</h1><div id="search-results"><ul class="grid">${Array.from({ length: 8 }, (_, i) => item(i)).join('')}</ul></div><form class="search-form"><button>Search</button></form></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('# Headlamps');
+    expect(out).not.toContain('Menu 2');
+    expect(out).toContain('Trail headlamp 0');
+    expect(out).toContain('$27.95');
+  });
+
+  test('class words: search is chrome as the head word only; builder namespaces are not junk', () => {
+    expect(classifyName('search-box')).toBe('chrome');
+    expect(classifyName('searchform')).toBe('chrome');
+    expect(classifyName('search-results')).toBeUndefined();
+    expect(classifyName('elementor-widget-text-editor')).toBe('positive');
+    expect(classifyName('cmp-text')).toBe('positive');
+    expect(classifyName('cookie-banner')).toBe('junk');
+  });
+
+  test('product cards with a button are not forms', () => {
+    const card = (i: number) => `<div class="card"><h3>Walnut desk model ${i}</h3><p>Solid walnut top, steel frame, ${100 + i} cm wide; made to order in four weeks.</p><span>€${400 + i}</span><button>Add to cart</button></div>`;
+    const html = `<body><header>${nav}</header><div class="page"><h1>Desks</h1><div class="about">${prose('Desks', 1)}${prose('Desks', 2)}</div><div class="grid">${Array.from({ length: 4 }, (_, i) => card(i)).join('')}</div></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Walnut desk model 0');
+    expect(out).toContain('steel frame, 103 cm wide');
+    expect(out).toContain('€403');
+  });
+});
