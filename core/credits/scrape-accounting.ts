@@ -29,6 +29,13 @@ export interface AccountedScrape extends ScrapeRequest {
   keyId?: string;
   /** Crawl or batch id when the scrape is a page of one. */
   jobId?: string;
+  /**
+   * The request's own `timeout` when the job was given a longer budget to finish after the API
+   * answered 408 processing_continues (core/jobs/scrape-resume.ts), ms. Waiting for a concurrency
+   * slot is bounded by it: a scrape that never started answers CONCURRENCY_QUEUE_TIMEOUT (compat.md
+   * §21) rather than going on in the background.
+   */
+  requestTimeoutMs?: number;
 }
 
 /** Least time a single scrape keeps for itself after waiting for a slot, ms. */
@@ -67,7 +74,7 @@ export async function startScrapeAccounting(services: Services, data: AccountedS
   const limit = team?.concurrency ?? services.config.team.concurrency;
   const page = data.jobId !== undefined;
   const timeout = data.options.timeout;
-  const waitMs = page ? PAGE_SLOT_WAIT_MS : Math.max(0, timeout - MIN_RUN_MS);
+  const waitMs = page ? PAGE_SLOT_WAIT_MS : Math.max(0, (data.requestTimeoutMs ?? timeout) - MIN_RUN_MS);
   const slot: Slot | null = await limitsFor(services).slots.acquire(data.teamId, limit, {
     waitMs,
     leaseMs: timeout + LEASE_GRACE_MS,

@@ -24,6 +24,8 @@ export interface ScrapeJobData extends ScrapeRequest {
   keyId?: string;
   /** Crawl or batch id when the scrape belongs to one. */
   jobId?: string;
+  /** The request's own timeout when the job runs longer (AccountedScrape.requestTimeoutMs), ms. */
+  requestTimeoutMs?: number;
 }
 
 /** Result of a scrape job: the serialized Document. */

@@ -12,7 +12,7 @@ import { markdownToText, bestSnippet, relativeDate } from '../../core/search/tex
 import type { FormatPlugin } from '../../core/plugin.ts';
 
 const formats = new Map<string, FormatPlugin>([
-  ['markdown', { kind: 'format', name: 'markdown', produce: () => ({}) }],
+  ['markdown', { kind: 'format', name: 'markdown', default: true, produce: () => ({}) }],
   ['html', { kind: 'format', name: 'html', produce: () => ({}) }],
 ]);
 const AFTER = { researchSwitchDate: '2026-11-16', now: new Date('2026-11-21T10:00:00Z') };

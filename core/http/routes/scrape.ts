@@ -53,7 +53,7 @@ export function scrapeRoutes(services: Services) {
         const key = resumeKey(principal.teamId, principal.keyId, body);
         const running = await findResume(services.db, key, principal.teamId);
         const scrapeId = running?.scrapeId ?? newId();
-        const data: ScrapeJobData = { scrapeId, url, sourceURL: body.url, options: { ...resolved, timeout: jobTimeout(resolved.timeout) }, teamId: principal.teamId, keyId: principal.keyId };
+        const data: ScrapeJobData = { scrapeId, url, sourceURL: body.url, options: { ...resolved, timeout: jobTimeout(resolved.timeout) }, requestTimeoutMs: resolved.timeout, teamId: principal.teamId, keyId: principal.keyId };
         // A cache hit needs no fetch: answer it here, without the queue round trip.
         if (!running && (await answeredByCache(services.db, url, resolved))) {
           const result = await withDeadline(resolved.timeout, undefined, (signal) => handleScrapeJob(services, { ...data, options: resolved }, signal));
