@@ -343,12 +343,14 @@ export async function buildDocument(
   if (fallback) requested.push(fallback.name);
   const fields: Record<string, Record<string, unknown>> = {};
   const warnings: string[] = [];
+  const formatMetadata: Record<string, unknown> = {};
   for (const name of formatOrder(requested, plugins)) {
     const plugin = plugins.get(name)!;
     const spec = req.options.formats.find((f) => f.type === name) ?? { type: name };
     const log = ctx.log.child({ plugin: `format:${name}` });
-    const { warning, ...out } = await guard(Promise.resolve(plugin.produce(input, spec, { ...ctx, log })));
+    const { warning, metadata, ...out } = await guard(Promise.resolve(plugin.produce(input, spec, { ...ctx, log })));
     if (typeof warning === 'string' && warning) warnings.push(warning);
+    if (metadata && typeof metadata === 'object') Object.assign(formatMetadata, metadata);
     fields[name] = pick(out, plugin.fields ?? [name]);
     input.outputs[name] = out[name];
   }
@@ -362,6 +364,7 @@ export async function buildDocument(
   if (warnings.length) doc.warning = warnings.join(' ');
   doc.metadata = {
     ...parsed.metadata,
+    ...formatMetadata,
     sourceURL: req.sourceURL,
     url: response.url,
     statusCode: response.statusCode,
