@@ -46,6 +46,7 @@ export function itemFacts(item: Record<string, unknown>, source: FactSource, out
     const own = keyWords.filter((w) => !parentKey.includes(w));
     const labels: string[][] = [own.length ? own : keyWords, [...parentKey, ...keyWords]];
     if (parentKey.length && ['name', 'value'].includes(key)) labels.push(parentKey);
+    if (keyWords.length > 1 && keyWords.at(-1) === 'currency') labels.push(['currency']);
     if (!parentKey.length && key === 'name') labels.push(['title']);
     if (!parentKey.length && key === 'headline') labels.push(['title']);
     out.push({ labels, value: raw, source });

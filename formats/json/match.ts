@@ -41,14 +41,12 @@ function index(facts: readonly Fact[]): Indexed[] {
   return facts.map((fact) => ({ fact, keys: new Set(fact.labels.filter((l) => l.length).map(labelKey)) }));
 }
 
-function findFact(name: string, schema: Schema, pool: Indexed[]): Fact | undefined {
+function candidates(name: string, schema: Schema, pool: Indexed[]): Fact[] {
   const wanted = [labelKey(words(name))];
   if (typeof schema.title === 'string' && schema.title.split(/\s+/).length <= 4) wanted.push(labelKey(words(schema.title)));
-  for (const w of wanted) {
-    const hit = pool.find((f) => f.keys.has(w) && present(f.fact.value));
-    if (hit) return hit.fact;
-  }
-  return undefined;
+  const out: Fact[] = [];
+  for (const w of wanted) for (const f of pool) if (f.keys.has(w) && present(f.fact.value) && !out.includes(f.fact)) out.push(f.fact);
+  return out;
 }
 
 const present = (v: unknown): boolean => v !== null && v !== undefined && !(typeof v === 'string' && !v.trim()) && !(Array.isArray(v) && !v.length);
@@ -109,10 +107,17 @@ function fillObject(schema: Schema, pool: Indexed[], report: FillReport, prefix:
   for (const [name, raw] of Object.entries<Schema>(schema.properties ?? {})) {
     const prop = unwrap(raw ?? {});
     const path = prefix ? `${prefix}.${name}` : name;
-    const fact = findFact(name, prop, pool);
     let value: unknown = null;
-    if (fact) value = coerce(fact.value, prop, report, path, fact.source, pool);
-    else if (typeOfSchema(prop) === 'object' && prop.properties) {
+    let fact: Fact | undefined;
+    // The first fact in priority order whose value fits the property's type.
+    for (const f of candidates(name, prop, pool)) {
+      value = coerce(f.value, prop, report, path, f.source, pool);
+      if (value !== null) {
+        fact = f;
+        break;
+      }
+    }
+    if (!fact && typeOfSchema(prop) === 'object' && prop.properties) {
       const nested = fillObject(prop, pool, report, path);
       value = Object.values(nested).some((x) => x !== null) ? nested : null;
     }
