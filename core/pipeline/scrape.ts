@@ -129,7 +129,9 @@ async function fetchOnce(req: ScrapeRequest, deps: ScrapeDeps, ctx: PluginContex
 }
 
 /** Whether a content thread can build this document: a web page asking only for pure formats. */
-async function threadable(response: EngineResponse, req: ScrapeRequest, registry: Registry, filename?: string): Promise<boolean> {
+async function threadable(response: EngineResponse, req: ScrapeRequest, registry: Registry, ctx: PluginContext, filename?: string): Promise<boolean> {
+  // onlyCleanContent with a model calls it from the formats: content threads have no model.
+  if (req.options.onlyCleanContent && ctx.model) return false;
   const plugins = await formatPlugins(registry);
   if (!req.options.formats.every((f) => plugins.get(f.type)?.pure)) return false;
   const parser = selectParser(await registry.all('parser'), { bytes: response.body, contentType: response.contentType, url: response.url, filename });
@@ -329,7 +331,7 @@ export async function buildDocument(
   filename?: string,
 ): Promise<Document> {
   const { ctx, guard } = run;
-  if (deps.content && (await threadable(response, req, deps.registry, filename))) {
+  if (deps.content && (await threadable(response, req, deps.registry, ctx, filename))) {
     return guard(deps.content.build(response, req, ctx.deadline, filename));
   }
   const parsed = await guard(parse(response, req, deps, ctx, filename));
