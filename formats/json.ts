@@ -14,7 +14,7 @@ import Ajv from 'ajv';
 import { defineFormat } from '../core/plugin.ts';
 import { TrawlError } from '../core/errors.ts';
 import { modelMetadata, noModelWarning, pageMarkdown } from './model/common.ts';
-import { pageFacts } from './json/facts.ts';
+import { pageFacts, statedFacts } from './json/facts.ts';
 import { fillSchema } from './json/match.ts';
 import { modelJson } from './json/model.ts';
 
@@ -60,14 +60,7 @@ export default defineFormat<Options>({
     const facts = pageFacts(input.rawHtml() ?? input.parsed.html ?? '', markdown);
     const warning = noModelWarning('json', 'the fields were filled only from what the page states (structured data, meta tags, tables, labelled fields); fields it does not state are null');
     if (!options.schema || !(options.schema as { properties?: unknown }).properties) {
-      const main = facts.find((f) => f.source === 'json-ld' || f.source === 'microdata');
-      const stated: Record<string, unknown> = {};
-      for (const f of facts) {
-        if (f.source !== main?.source) continue;
-        const key = f.labels[0].join('_');
-        if (key && !(key in stated)) stated[key] = f.value;
-      }
-      return { json: stated, metadata: modelMetadata(ctx, { jsonFilled: {}, jsonMissing: [] }), warning };
+      return { json: statedFacts(facts), metadata: modelMetadata(ctx, { jsonFilled: {}, jsonMissing: [] }), warning };
     }
     const { value, report } = fillSchema(options.schema, facts);
     return { json: value, metadata: modelMetadata(ctx, { jsonFilled: report.filled, jsonMissing: report.missing }), warning };

@@ -18,6 +18,8 @@ export interface Fact {
   labels: string[][];
   value: unknown;
   source: FactSource;
+  /** For a top-level key of a structured item: the key as written and which item (0: the page's main one). */
+  itemKey?: { key: string; item: number };
 }
 
 /** Item types that describe the site or page rather than its subject (looked at last). */
@@ -38,6 +40,8 @@ const typeOf = (o: Record<string, unknown>): string => {
 };
 
 /** Facts of one structured item (JSON-LD object or microdata item), appended to `out`. */
+let itemCount = 0;
+
 export function itemFacts(item: Record<string, unknown>, source: FactSource, out: Fact[], parentKey: string[] = [], typeWords: string[] = words(typeOf(item)), depth = 0): void {
   if (depth > 4) return;
   for (const [key, raw] of Object.entries(item)) {
@@ -49,7 +53,7 @@ export function itemFacts(item: Record<string, unknown>, source: FactSource, out
     if (keyWords.length > 1 && keyWords.at(-1) === 'currency') labels.push(['currency']);
     if (!parentKey.length && key === 'name') labels.push(['title']);
     if (!parentKey.length && key === 'headline') labels.push(['title']);
-    out.push({ labels, value: raw, source });
+    out.push({ labels, value: raw, source, itemKey: depth === 0 ? { key, item: itemCount } : undefined });
     const objs = (Array.isArray(raw) ? raw : [raw]).filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null);
     if (objs.length === 1) itemFacts(objs[0], source, out, keyWords, words(typeOf(objs[0])), depth + 1);
   }
@@ -116,9 +120,16 @@ export function pageFacts(html: string, markdown: string): Fact[] {
   if (doc) {
     const ld = jsonLdItems(doc);
     const main = [...ld.filter((i) => !FRAME_TYPES.has(typeOf(i).toLowerCase())), ...ld.filter((i) => FRAME_TYPES.has(typeOf(i).toLowerCase()))];
-    for (const item of main) itemFacts(item, 'json-ld', out);
+    itemCount = 0;
+    for (const item of main) {
+      itemFacts(item, 'json-ld', out);
+      itemCount++;
+    }
     for (const el of elements(doc)) {
-      if (el.attribs.itemscope !== undefined && !el.attribs.itemprop) itemFacts(microdataItem(el), 'microdata', out);
+      if (el.attribs.itemscope !== undefined && !el.attribs.itemprop) {
+        itemFacts(microdataItem(el), 'microdata', out);
+        itemCount++;
+      }
     }
     for (const el of elements(doc)) {
       if (el.name !== 'meta') continue;
@@ -172,4 +183,31 @@ function listFacts(markdown: string, out: Fact[]): void {
     }
     if (items.length) out.push({ labels: [words(h[1])], value: items, source: 'heading' });
   }
+}
+
+/** Drops JSON-LD `@` keys (`@type`, `@id` …) from a stated value, recursively. */
+function plain(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(plain);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([k]) => !k.startsWith('@')).map(([k, x]) => [k, plain(x)]));
+  return v;
+}
+
+/**
+ * What the page states when no schema guides the answer: the main structured item (first JSON-LD or
+ * microdata item about the page's subject) with its own keys; else the labelled facts (tables,
+ * definition lists, labels, meta tags) keyed by their label in camelCase, first occurrence winning.
+ */
+export function statedFacts(facts: readonly Fact[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const first = facts.find((f) => f.itemKey);
+  if (first) {
+    for (const f of facts) if (f.itemKey && f.source === first.source && f.itemKey.item === first.itemKey!.item && !(f.itemKey.key in out)) out[f.itemKey.key] = plain(f.value);
+    return out;
+  }
+  for (const f of facts) {
+    if (!['table', 'list', 'label', 'meta'].includes(f.source) || !f.labels[0]?.length) continue;
+    const key = f.labels[0].map((w, i) => (i ? w[0].toUpperCase() + w.slice(1) : w)).join('');
+    if (!(key in out)) out[key] = f.value;
+  }
+  return out;
 }

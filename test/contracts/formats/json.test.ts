@@ -31,6 +31,18 @@ testFormat(plugin, [
       expect((doc.metadata as Record<string, number>).jsonChunks).toBeGreaterThan(1);
     },
   },
+  {
+    name: 'no model, a prompt without a schema: the main item as the page states it',
+    page,
+    options: { prompt: 'the product' },
+    expect: (doc) => expect(doc.json).toEqual({ name: 'Lamp', offers: { price: '19.50' } }),
+  },
+  {
+    name: 'no model, a page with no structured data: its labelled fields',
+    page: '<main><dl><dt>Voltage</dt><dd>230 V</dd></dl><p>Colour: Green</p></main>',
+    options: { prompt: 'the specs' },
+    expect: (doc) => expect(doc.json).toEqual({ voltage: '230 V', colour: 'Green' }),
+  },
   { name: 'neither prompt nor schema is a 400', options: {}, invalid: /needs a "prompt" or a "schema"/ },
   { name: 'a schema that is not JSON Schema is a 400 naming it', options: { schema: { type: 'object', properties: { a: { type: 'strnig' } } } }, invalid: /json\.schema is not a valid JSON Schema/ },
 ]);
