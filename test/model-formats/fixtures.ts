@@ -62,4 +62,19 @@ export const KNOWN_PAGES: KnownPage[] = [
     schema: { type: 'object', properties: { name: { type: 'string' }, date: { type: 'string' }, venue: { type: 'string' }, city: { type: 'string' }, organizer: { type: 'string' }, tickets: { type: 'string' }, performers: { type: 'array', items: { type: 'string' } }, capacity: { type: 'integer' } } },
     stated: { name: 'Harbour Jazz Night', date: '2026-07-18', venue: 'Pier 4 Hall', city: 'Bergen', organizer: 'Bergen Jazz Club', tickets: '250 NOK' },
   },
+  {
+    name: 'product among distractors (site JSON-LD first, related products, footer)',
+    html: page(
+      `<title>Desk Lamp Nova</title><script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@graph': [
+        { '@type': 'Organization', name: 'Lumen Shop Ltd', url: 'http://127.0.0.1/' },
+        { '@type': 'BreadcrumbList', itemListElement: [{ '@type': 'ListItem', position: 1, name: 'Lamps' }] },
+        { '@type': 'Product', name: 'Desk Lamp Nova', brand: { '@type': 'Brand', name: 'Lumen' }, offers: { '@type': 'Offer', price: '59.00', priceCurrency: 'USD' } },
+      ] })}</script>`,
+      `<main><h1>Desk Lamp Nova</h1><table><tr><th>Color</th><td>Matte black</td></tr></table>
+      <section><h2>Customers also bought</h2><p>Price: $9.99</p><p>Brand: Other Co</p></section></main>
+      <footer><p>Phone: +1 555 0100</p><p>© 2026 Lumen Shop Ltd. All rights reserved.</p></footer>`,
+    ),
+    schema: { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' }, currency: { type: 'string' }, brand: { type: 'string' }, color: { type: 'string' }, material: { type: 'string' }, warranty: { type: 'string' } } },
+    stated: { name: 'Desk Lamp Nova', price: 59, currency: 'USD', brand: 'Lumen', color: 'Matte black' },
+  },
 ];
