@@ -7,7 +7,7 @@
 import { Value } from '@sinclair/typebox/value';
 import { TrawlError } from '../errors.ts';
 import { ALL_FORMAT_SURFACES, type FormatSurface } from '../plugin.ts';
-import { defaultFormats, formatsCacheable, type FormatPlugins } from '../scrape/formats.ts';
+import { defaultFormats, defaultTimeout, formatsCacheable, type FormatPlugins } from '../scrape/formats.ts';
 import type { FormatSpec, ScrapeOptions } from '../scrape/options.ts';
 import { validateSelectors } from '../html/selectors.ts';
 import { effectiveThreatPolicy, validateThreatPolicy } from '../threat/policy.ts';
@@ -109,7 +109,7 @@ export function resolveScrapeOptions(raw: Record<string, any>, plugins: FormatPl
   validateSelectors(raw.excludeTags, 'excludeTags');
   const lockdown = raw.lockdown === true;
   // A format may raise the default (compat.md §2.2: JSON mode to at least 60 s); a given timeout stays.
-  const timeout = raw.timeout ?? Math.max(SCRAPE_DEFAULTS.timeout, ...formats.map((f) => plugins.get(f.type)?.minTimeoutMs ?? 0));
+  const timeout = raw.timeout ?? defaultTimeout(formats, plugins, SCRAPE_DEFAULTS.timeout);
   const waitFor = raw.waitFor ?? SCRAPE_DEFAULTS.waitFor;
   if (waitFor > timeout / 2) throw bad('waitFor must not exceed half of timeout');
 

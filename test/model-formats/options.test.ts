@@ -9,6 +9,7 @@ import { formatPlugins } from '../../core/pipeline/scrape.ts';
 import { resolveScrapeOptions } from '../../core/pipeline/scrape-options.ts';
 import { v1ScrapeOptions } from '../../core/http/v1-translate.ts';
 import { TrawlError } from '../../core/errors.ts';
+import { resolveParseOptions } from '../../core/http/models/parse.ts';
 
 const plugins = await formatPlugins(new Registry());
 
@@ -17,6 +18,11 @@ describe('model feature options', () => {
     const json = { type: 'json', prompt: 'the price' };
     expect(resolveScrapeOptions({ formats: [json] }, plugins).timeout).toBeGreaterThanOrEqual(60_000);
     expect(resolveScrapeOptions({ formats: [json], timeout: 5000 }, plugins).timeout).toBe(5000);
+  });
+
+  test('/v2/parse: json raises its 30 s default to 60 s', () => {
+    expect(resolveParseOptions(JSON.stringify({ formats: [{ type: 'json', prompt: 'p' }] }), plugins).timeout).toBe(60_000);
+    expect(resolveParseOptions(JSON.stringify({ formats: ['markdown'] }), plugins).timeout).toBe(30_000);
   });
 
   test('v1: json and extract keep the v2 default timeout, other formats get 30 s', () => {
