@@ -80,6 +80,25 @@ describe('SDK, no model configured', () => {
     expect(hit.warning).toMatch(/No language model/);
   }, 120_000);
 
+  test('batch scrape with json and summary', async () => {
+    const job: any = await fc.batchScrape([site.url('/kettle'), site.url('/article')], { options: { formats: ['summary', { type: 'json', schema: { type: 'object', properties: { brand: { type: 'string' } } } }] }, pollInterval: 1 });
+    expect(job.status).toBe('completed');
+    const kettleDoc = job.data.find((d: any) => String(d.metadata.url).endsWith('/kettle'));
+    expect(kettleDoc.json).toEqual({ brand: 'Boilwell' });
+    const articleDoc = job.data.find((d: any) => String(d.metadata.url).endsWith('/article'));
+    expect(articleDoc.json).toEqual({ brand: null });
+    expect(articleDoc.summary).toContain('moon');
+  }, 120_000);
+
+  test('v1 scrapeUrl with json + jsonOptions, and the older extract format', async () => {
+    const v1 = fc.v1;
+    const doc: any = await v1.scrapeUrl(site.url('/kettle'), { formats: ['json'], jsonOptions: { schema: { type: 'object', properties: { price: { type: 'number' } } } } } as any);
+    expect(doc.success).toBe(true);
+    expect(doc.json).toEqual({ price: 49.9 });
+    const old: any = await v1.scrapeUrl(site.url('/kettle'), { formats: ['extract'], extract: { schema: { type: 'object', properties: { weight: { type: 'string' } } } } } as any);
+    expect(old.json ?? old.extract).toEqual({ weight: '1.1 kg' });
+  }, 60_000);
+
   test('a schema that is not JSON Schema is a 400 naming it', async () => {
     let error: any;
     try {
