@@ -328,6 +328,11 @@ export interface FormatPlugin<O = Record<string, unknown>> {
   fields?: string[];
   /** Credits per page on top of the page's own (JSON mode: 4). Default 0. */
   credits?: number;
+  /**
+   * The least default timeout of a request with this format, ms (compat.md §2.2: JSON mode raises a
+   * default timeout to at least 60 s); a timeout the caller sets is kept.
+   */
+  minTimeoutMs?: number;
   /** Where the format may be requested (default everywhere); elsewhere a 400 names the format. */
   allowedIn?: FormatSurface[];
   /** Must be the only format of the request (`rawBase64`); a 400 otherwise. */
@@ -377,7 +382,8 @@ export interface FormatPlugin<O = Record<string, unknown>> {
   pure?: boolean;
   /**
    * Returns fields merged into the document (usually `{ [name]: value }`), restricted to `fields`; a
-   * `warning` key (string) is not a field: the core appends it to the document's `warning`.
+   * `warning` key (string) is not a field: the core appends it to the document's `warning`; nor is a
+   * `metadata` key (object): its entries join the document's metadata (the core's own keys win).
    */
   produce(input: FormatInput, options: O, ctx: PluginContext): Promise<Record<string, unknown>> | Record<string, unknown>;
 }

@@ -22,6 +22,11 @@ export const BUILTIN_PLUGINS: Table = {
     branding: () => import('../formats/branding.ts'),
     audio: () => import('../formats/audio.ts'),
     video: () => import('../formats/video.ts'),
+    json: () => import('../formats/json.ts'),
+    summary: () => import('../formats/summary.ts'),
+    question: () => import('../formats/question.ts'),
+    query: () => import('../formats/query.ts'),
+    highlights: () => import('../formats/highlights.ts'),
   },
   parser: {
     html: () => import('../parsers/html.ts'),

@@ -15,15 +15,20 @@ const V1_ONLY = ['jsonOptions', 'changeTrackingOptions', 'parsePDF', 'extract'];
  * v1 scrape options -> v2 scrape options. String formats only in v1: `screenshot@fullPage` becomes
  * `{type: screenshot, fullPage: true}`, `json` takes `jsonOptions {prompt, schema, systemPrompt}`,
  * `changeTracking` takes `changeTrackingOptions`; `parsePDF: false` is `parsers: []`. v1 defaults:
- * `maxAge` 0, `timeout` 30000, `skipTlsVerification` false.
+ * `maxAge` 0, `timeout` 30000 (with `json`/`extract`/`changeTracking`: the v2 default, at least
+ * 60000), `skipTlsVerification` false. `extract` is v1's older name of `json` (options in `extract`,
+ * else `jsonOptions`).
  */
 export function v1ScrapeOptions(v1: Json): Json {
   const out: Json = {};
   for (const [k, v] of Object.entries(v1)) if (!V1_ONLY.includes(k)) out[k] = v;
+  // JSON mode and change tracking keep the v2 default timeout (60 s, compat.md §2.2), not v1's 30 s.
+  let modelTimeout = false;
   if (Array.isArray(v1.formats)) {
     out.formats = v1.formats.map((f: unknown) => {
       if (typeof f !== 'string') return f;
       if (f === 'screenshot@fullPage') return { type: 'screenshot', fullPage: true };
+      if (f === 'json' || f === 'extract' || f === 'changeTracking') modelTimeout = true;
       if (f === 'json' || f === 'extract') {
         const o = (f === 'json' ? v1.jsonOptions : v1.extract ?? v1.jsonOptions) ?? {};
         const prompt = [o.systemPrompt, o.prompt].filter(Boolean).join('\n\n') || undefined;
@@ -35,7 +40,7 @@ export function v1ScrapeOptions(v1: Json): Json {
   }
   if (v1.parsePDF === false && v1.parsers === undefined) out.parsers = [];
   out.maxAge ??= 0;
-  out.timeout ??= 30_000;
+  if (!modelTimeout) out.timeout ??= 30_000;
   out.skipTlsVerification ??= false;
   return out;
 }

@@ -7,7 +7,7 @@
 import { Value } from '@sinclair/typebox/value';
 import { TrawlError } from '../errors.ts';
 import { ALL_FORMAT_SURFACES, type FormatSurface } from '../plugin.ts';
-import { defaultFormats, formatsCacheable, type FormatPlugins } from '../scrape/formats.ts';
+import { defaultFormats, defaultTimeout, formatsCacheable, type FormatPlugins } from '../scrape/formats.ts';
 import type { FormatSpec, ScrapeOptions } from '../scrape/options.ts';
 import { validateSelectors } from '../html/selectors.ts';
 import { effectiveThreatPolicy, validateThreatPolicy } from '../threat/policy.ts';
@@ -108,7 +108,8 @@ export function resolveScrapeOptions(raw: Record<string, any>, plugins: FormatPl
   validateSelectors(raw.includeTags, 'includeTags');
   validateSelectors(raw.excludeTags, 'excludeTags');
   const lockdown = raw.lockdown === true;
-  const timeout = raw.timeout ?? SCRAPE_DEFAULTS.timeout;
+  // A format may raise the default (compat.md §2.2: JSON mode to at least 60 s); a given timeout stays.
+  const timeout = raw.timeout ?? defaultTimeout(formats, plugins, SCRAPE_DEFAULTS.timeout);
   const waitFor = raw.waitFor ?? SCRAPE_DEFAULTS.waitFor;
   if (waitFor > timeout / 2) throw bad('waitFor must not exceed half of timeout');
 
@@ -139,6 +140,11 @@ export function resolveScrapeOptions(raw: Record<string, any>, plugins: FormatPl
   // neither cached nor indexed for search (issue 15 item 3).
   const sensitive = (actions?.length ?? 0) > 0 || (raw.headers && Object.keys(raw.headers).length > 0) || Boolean(raw.profile) || !formatsCacheable(formats, plugins);
   const zeroDataRetention = raw.zeroDataRetention === true;
+  // interface.md onlyCleanContent: "Incompatible with zero data retention" (the cleaning pass sends the
+  // page to a model).
+  if (raw.onlyCleanContent === true && (zeroDataRetention || lockdown)) {
+    throw bad(`onlyCleanContent cannot be combined with ${zeroDataRetention ? 'zeroDataRetention' : 'lockdown'}: the cleaning pass sends the page to a model. Remove one of them.`);
+  }
 
   return {
     formats,

@@ -129,7 +129,9 @@ async function fetchOnce(req: ScrapeRequest, deps: ScrapeDeps, ctx: PluginContex
 }
 
 /** Whether a content thread can build this document: a web page asking only for pure formats. */
-async function threadable(response: EngineResponse, req: ScrapeRequest, registry: Registry, filename?: string): Promise<boolean> {
+async function threadable(response: EngineResponse, req: ScrapeRequest, registry: Registry, ctx: PluginContext, filename?: string): Promise<boolean> {
+  // onlyCleanContent with a model calls it from the formats: content threads have no model.
+  if (req.options.onlyCleanContent && ctx.model) return false;
   const plugins = await formatPlugins(registry);
   if (!req.options.formats.every((f) => plugins.get(f.type)?.pure)) return false;
   const parser = selectParser(await registry.all('parser'), { bytes: response.body, contentType: response.contentType, url: response.url, filename });
@@ -329,7 +331,7 @@ export async function buildDocument(
   filename?: string,
 ): Promise<Document> {
   const { ctx, guard } = run;
-  if (deps.content && (await threadable(response, req, deps.registry, filename))) {
+  if (deps.content && (await threadable(response, req, deps.registry, ctx, filename))) {
     return guard(deps.content.build(response, req, ctx.deadline, filename));
   }
   const parsed = await guard(parse(response, req, deps, ctx, filename));
@@ -343,12 +345,14 @@ export async function buildDocument(
   if (fallback) requested.push(fallback.name);
   const fields: Record<string, Record<string, unknown>> = {};
   const warnings: string[] = [];
+  const formatMetadata: Record<string, unknown> = {};
   for (const name of formatOrder(requested, plugins)) {
     const plugin = plugins.get(name)!;
     const spec = req.options.formats.find((f) => f.type === name) ?? { type: name };
     const log = ctx.log.child({ plugin: `format:${name}` });
-    const { warning, ...out } = await guard(Promise.resolve(plugin.produce(input, spec, { ...ctx, log })));
+    const { warning, metadata, ...out } = await guard(Promise.resolve(plugin.produce(input, spec, { ...ctx, log })));
     if (typeof warning === 'string' && warning) warnings.push(warning);
+    if (metadata && typeof metadata === 'object') Object.assign(formatMetadata, metadata);
     fields[name] = pick(out, plugin.fields ?? [name]);
     input.outputs[name] = out[name];
   }
@@ -362,6 +366,7 @@ export async function buildDocument(
   if (warnings.length) doc.warning = warnings.join(' ');
   doc.metadata = {
     ...parsed.metadata,
+    ...formatMetadata,
     sourceURL: req.sourceURL,
     url: response.url,
     statusCode: response.statusCode,

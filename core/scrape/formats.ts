@@ -21,6 +21,14 @@ export function formatCredits(formats: readonly FormatSpec[], plugins: FormatPlu
   return sum;
 }
 
+/**
+ * The default timeout of a request with these formats: `base` raised to the largest `minTimeoutMs`
+ * they declare (compat.md §2.2: JSON mode to at least 60 s), ms.
+ */
+export function defaultTimeout(formats: readonly FormatSpec[], plugins: FormatPlugins, base: number): number {
+  return Math.max(base, ...formats.map((f) => plugins.get(f.type)?.minTimeoutMs ?? 0));
+}
+
 /** What the engine must take from the live page, by format name (the formats' `capture`). */
 export function formatCaptures(formats: readonly FormatSpec[], plugins: FormatPlugins): Record<string, EngineCapture> | undefined {
   let out: Record<string, EngineCapture> | undefined;

@@ -48,7 +48,7 @@ describe('translation', () => {
       formats: ['markdown', { type: 'screenshot', fullPage: true }, { type: 'json', prompt: 'p', schema: { type: 'object' } }],
       parsers: [],
       maxAge: 0,
-      timeout: 30000,
+      // no v1 30 s default with json: JSON mode keeps the v2 default of at least 60 s (compat.md §2.2)
       skipTlsVerification: false,
     });
     expect(v1ScrapeOptions({ timeout: 5000, maxAge: 10, skipTlsVerification: true })).toEqual({ timeout: 5000, maxAge: 10, skipTlsVerification: true });

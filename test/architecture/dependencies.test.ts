@@ -36,23 +36,29 @@ describe('dependency rules (.dependency-cruiser.cjs)', () => {
 const NOT_FORMATS: Record<string, string[]> = {
   'core/pipeline/scrape.ts': ['html'], // the html parser and content types
   'core/search/index-document.ts': ['html'], // a file type of the search index
-  'core/blobs.ts': ['html'], // file extensions of blobs
+  'core/blobs.ts': ['html', 'json'], // file extensions of blobs
   'core/db/schema/search.ts': ['html'], // the search index's file type column
   'core/plugin.ts': ['screenshot', 'images'], // the engine feature; the search source
   'core/scrape/actions.ts': ['screenshot'], // the screenshot action
   'core/pipeline/select.ts': ['screenshot'], // the screenshot action needs the engine feature
   'core/http/guard.ts': ['screenshot'], // the screenshot action on a format-restricted key (interface.md Authentication 4)
-  'core/privacy/detectors/email.ts': ['html'], // a file extension that is no e-mail TLD
+  'core/privacy/detectors/email.ts': ['html', 'json'], // a file extension that is no e-mail TLD
   'core/auth/document-filter.ts': ['screenshot'], // the same rule for stored screenshot actions read back (issue 15 item 11)
   'core/interact/sandbox.ts': ['markdown', 'screenshot'], // methods of the interact page API
   'core/interact/page-api.ts': ['markdown', 'screenshot'], // methods of the interact page API
   'core/http/models/search.ts': ['images'], // the search source
-  'core/search/request.ts': ['images'],
+  'core/search/request.ts': ['images', 'query'], // the search source; the request field
   'core/search/run.ts': ['images'],
   'core/search/results.ts': ['images'],
   'core/search/local-index.ts': ['images'],
   'core/http/models/parse.ts': ['markdown'], // an example in an error message
-  'core/http/v1-translate.ts': ['screenshot'], // v1 wire syntax `screenshot@fullPage` (compat.md §19)
+  'core/http/v1-translate.ts': ['screenshot', 'json'], // v1 wire syntax `screenshot@fullPage`, `json` + `jsonOptions` (compat.md §19)
+  'core/http/routes/v1.ts': ['json'], // a content type
+  'core/http/routes/search-research.ts': ['query'], // a URL query parameter
+  'core/search/papers/external.ts': ['query'], // a URL query parameter
+  'core/db/pglite-worker.ts': ['query'], // database client methods
+  'core/db/pglite-remote.ts': ['query'],
+  'core/db/client.ts': ['query'],
   'core/search/index-feed.ts': ['markdown', 'html', 'rawHtml'], // Document text fields the search index reads
 };
 

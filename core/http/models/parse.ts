@@ -9,6 +9,7 @@ import { Value } from '@sinclair/typebox/value';
 import type { FormatPlugin } from '../../plugin.ts';
 import { TrawlError } from '../../errors.ts';
 import { resolveFormats, resolveScrapeOptions } from '../../pipeline/scrape-options.ts';
+import { defaultTimeout } from '../../scrape/formats.ts';
 import { scrapeOptionsSchema, type ScrapeOptions } from './scrape.ts';
 import { MAX_JSON_DEPTH, assertStorableStrings, jsonDepth } from '../body.ts';
 
@@ -85,7 +86,7 @@ export function resolveParseOptions(text: string | undefined, formats: Map<strin
   const options = raw as Record<string, unknown>;
   const unsupported = unsupportedParseOption(options);
   if (unsupported) throw new TrawlError('PARSE_UNSUPPORTED_OPTIONS', unsupported);
-  resolveFormats(options.formats, formats, 'parse'); // names an unknown format more clearly than the schema
+  const requested = resolveFormats(options.formats, formats, 'parse'); // names an unknown format more clearly than the schema
   const schema = scrapeOptionsSchema([...formats.values()]);
   const errors = [...Value.Errors(schema, options)].slice(0, 20);
   if (errors.length) {
@@ -93,7 +94,8 @@ export function resolveParseOptions(text: string | undefined, formats: Map<strin
     const details = errors.map((e) => ({ path: e.path || '/', message: explain(e) ?? e.message }));
     throw new TrawlError('BAD_REQUEST', `Invalid options: ${details[0]!.path} ${details[0]!.message}`, { details });
   }
-  const resolved = resolveScrapeOptions({ ...options, timeout: options.timeout ?? PARSE_DEFAULT_TIMEOUT_MS }, formats, 'parse');
+  const timeout = options.timeout ?? defaultTimeout(requested, formats, PARSE_DEFAULT_TIMEOUT_MS);
+  const resolved = resolveScrapeOptions({ ...options, timeout }, formats, 'parse');
   return { ...resolved, storeInCache: false, maxAge: 0 };
 }
 

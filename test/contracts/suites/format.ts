@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from 'bun:test';
 import { Kind } from '@sinclair/typebox';
-import { ALL_FORMAT_SURFACES, type EngineResponse, type FormatPlugin, type FormatSurface } from '../../../core/plugin.ts';
+import { ALL_FORMAT_SURFACES, type EngineResponse, type LanguageModel, type FormatPlugin, type FormatSurface } from '../../../core/plugin.ts';
 import { BUILTIN_PLUGINS, Registry } from '../../../core/registry.ts';
 import { resolveScrapeOptions } from '../../../core/pipeline/scrape-options.ts';
 import { buildDocument, formatPlugins, runContext, type Document } from '../../../core/pipeline/scrape.ts';
@@ -33,6 +33,8 @@ export interface FormatCase {
   capture?: unknown;
   /** Environment overrides of the config the case runs with (limits, binaries). */
   config?: Record<string, string>;
+  /** A language model in the plugin context (test/model-formats/scripted-model.ts); none by default. */
+  model?: LanguageModel;
   /** Where the request comes in (default scrape). */
   surface?: FormatSurface;
   /** The request must be refused with 400; the message must match. */
@@ -102,6 +104,7 @@ export function testFormat(plugin: FormatPlugin<any>, cases: FormatCase[]): void
         const config = contractConfig(c.config);
         const ctx = contractContext(30_000, config);
         const run = runContext(req, { config, log: ctx.log, blobs: ctx.blobs });
+        if (c.model) run.ctx.model = c.model;
         try {
           const doc = await buildDocument(response, req, { registry }, run);
           const shown = [...options.formats.map((f) => plugins.get(f.type)!), ...[...plugins.values()].filter((p) => p.unparsed === 'fallback')];
