@@ -8,6 +8,9 @@
  *   field the page does not state is null. `metadata.jsonFilled` maps each filled schema path to its
  *   source, `metadata.jsonMissing` lists the others, `metadata.modelUsed` is false and `warning` says
  *   no model is configured. A prompt without a schema gives the page's main item as stated.
+ * - `checkPromptInjection: true`: the page is scanned for instructions aimed at a model
+ *   (formats/json/injection.ts); `metadata.promptInjection` reports the scan, and a page that carries
+ *   one is never sent to the model (the stated-facts path answers, with a warning).
  */
 import { Type, type Static } from '@sinclair/typebox';
 import Ajv from 'ajv';
@@ -17,6 +20,7 @@ import { modelMetadata, noModelWarning, pageMarkdown } from './model/common.ts';
 import { pageFacts, statedFacts } from './json/facts.ts';
 import { fillSchema } from './json/match.ts';
 import { modelJson } from './json/model.ts';
+import { scanForInjection, type InjectionScan } from './json/injection.ts';
 
 const Options = Type.Object(
   {
@@ -52,17 +56,22 @@ export default defineFormat<Options>({
   validate,
   async produce(input, options, ctx) {
     const markdown = pageMarkdown(input);
-    if (ctx.model) {
+    const scan: InjectionScan | undefined = options.checkPromptInjection ? scanForInjection(markdown) : undefined;
+    const injection = scan ? { promptInjection: scan } : {};
+    if (ctx.model && !scan?.detected) {
       const schema = options.schema ?? { type: 'object', additionalProperties: true };
       const { value, chunks } = await modelJson(ctx.model, ctx, markdown, schema, options.prompt);
-      return { json: value, metadata: modelMetadata(ctx, { jsonChunks: chunks }) };
+      return { json: value, metadata: modelMetadata(ctx, { jsonChunks: chunks, ...injection }) };
     }
     const facts = pageFacts(input.rawHtml() ?? input.parsed.html ?? '', markdown);
-    const warning = noModelWarning('json', 'the fields were filled only from what the page states (structured data, meta tags, tables, labelled fields); fields it does not state are null');
+    const warning = scan?.detected
+      ? `[json] The page carries instructions aimed at a language model (${scan.matches.map((m) => m.pattern).join(', ')}): ${ctx.model ? 'it was not sent to the model; ' : ''}the fields were filled only from what the page states.`
+      : noModelWarning('json', 'the fields were filled only from what the page states (structured data, meta tags, tables, labelled fields); fields it does not state are null');
+    const used = { modelUsed: false };
     if (!options.schema || !(options.schema as { properties?: unknown }).properties) {
-      return { json: statedFacts(facts), metadata: modelMetadata(ctx, { jsonFilled: {}, jsonMissing: [] }), warning };
+      return { json: statedFacts(facts), metadata: { ...modelMetadata(ctx, { jsonFilled: {}, jsonMissing: [], ...injection }), ...used }, warning };
     }
     const { value, report } = fillSchema(options.schema, facts);
-    return { json: value, metadata: modelMetadata(ctx, { jsonFilled: report.filled, jsonMissing: report.missing }), warning };
+    return { json: value, metadata: { ...modelMetadata(ctx, { jsonFilled: report.filled, jsonMissing: report.missing, ...injection }), ...used }, warning };
   },
 });
