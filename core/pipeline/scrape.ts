@@ -19,7 +19,7 @@ import { proxyAttempts, proxyAnswerError, routeFailed, worthRetrying, type Fetch
 import { cacheOnly, cacheOnlyMiss, type ScrapeCache } from '../cache/index.ts';
 import type { ProfileOpener } from '../profiles/index.ts';
 import { cleanDom } from '../../parsers/html/clean.ts';
-import { acceptLanguage, locationEmulation } from '../../plugins/engine/browser/locale.ts';
+import { acceptLanguage, locationEmulation } from '../scrape/location.ts';
 import type { ContentThreads } from './content-threads.ts';
 import { fieldContents, formatCaptures, holdsBlobs, unparsedFallback } from '../scrape/formats.ts';
 import { serializeHtml, type AnyNode } from '../html/dom.ts';

@@ -2,10 +2,10 @@
  * What a search `location` (a place name, interface.md search body: "Berlin,Berlin,Germany", "Germany",
  * "DE") means to the providers that have no place parameter of their own: its country (the last part,
  * an English country name or an ISO 3166-1 code) and that country's default language, from the one
- * country table Trawl has (plugins/engine/browser/locale.ts). Serper takes the place name itself.
+ * country table Trawl has (core/scrape/location.ts). Serper takes the place name itself.
  */
 import type { SearchQuery } from '../../core/plugin.ts';
-import { locationEmulation } from '../engine/browser/locale.ts';
+import { locationEmulation } from '../../core/scrape/location.ts';
 
 let byName: Map<string, string> | undefined;
 

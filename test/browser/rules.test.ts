@@ -7,7 +7,7 @@ import { describe, expect, test } from 'bun:test';
 import { TrawlError } from '../../core/errors.ts';
 import { isAdRequest } from '../../plugins/engine/browser/adblock.ts';
 import { createHostGuard, isPrivateAddress } from '../../core/net/host-guard.ts';
-import { acceptLanguage, locationEmulation } from '../../plugins/engine/browser/locale.ts';
+import { acceptLanguage, locationEmulation } from '../../core/scrape/location.ts';
 import { validateActions } from '../../plugins/engine/browser/validate.ts';
 import { GUARDED } from '../../core/net/target-policy.ts';
 

@@ -17,7 +17,7 @@ import { COSTS } from '../../credits/costs.ts';
 import { errorResponses } from '../models/common.ts';
 import { MapBody, MapResponse } from '../models/crawl.ts';
 import { admit } from '../guard.ts';
-import { acceptLanguage, locationEmulation } from '../../../plugins/engine/browser/locale.ts';
+import { acceptLanguage, locationEmulation } from '../../scrape/location.ts';
 import { auditMetadataOf, recordActivity } from '../../audit/activity.ts';
 import { resolveThreatPolicy } from '../../threat/team.ts';
 import { assertThreatAllowed, threatVerdict } from '../../threat/check.ts';

@@ -17,7 +17,7 @@ import type { TargetGate } from '../../proxy/gate/target-gate.ts';
 import { COOKIE_BANNER_CSS, installCookieBannerStyle, isAdRequest } from './adblock.ts';
 import { createHostGuard, type HostVerdict, type Lookup } from '../../../core/net/host-guard.ts';
 import { threatVerdict, type ThreatBlock } from '../../../core/threat/check.ts';
-import { acceptLanguage, locationEmulation } from './locale.ts';
+import { acceptLanguage, locationEmulation } from '../../../core/scrape/location.ts';
 
 /** Desktop viewport, px. */
 export const DESKTOP_VIEWPORT = { width: 1920, height: 1080, deviceScaleFactor: 1, isMobile: false, hasTouch: false };

@@ -2,7 +2,8 @@
  * `location` emulation data (interface.md "Scrape options" `location`: languages sent as Accept-Language,
  * language and time zone emulated; the default language is the location's). A compact table of the
  * countries people scrape from most: the main IANA time zone and the main locale of each. Countries not
- * in the table keep the browser's time zone and fall back to `en-US` for the language.
+ * in the table keep the browser's time zone and fall back to `en-US` for the language. Core data: the
+ * fetch path and map send its Accept-Language, search providers and the browser engine read it.
  */
 
 /** ISO 3166-1 alpha-2 → [IANA time zone, default locale]. */
