@@ -64,6 +64,14 @@ export const TrawlConfigSchema = Type.Object({
   OPENAI_BASE_URL: Type.Optional(Url),
   OPENAI_API_KEY: Type.Optional(Type.String()),
   MODEL_NAME: Type.Optional(Type.String()),
+  OLLAMA_BASE_URL: Type.Optional(Url),
+  TRAWL_MODEL_SMALL: Type.Optional(Type.String({ minLength: 1 })),
+  TRAWL_MODEL_CONTEXT_TOKENS: Type.Optional(Int),
+  TRAWL_MODEL_STRUCTURED_OUTPUT: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('json_schema'), Type.Literal('json_object'), Type.Literal('prompt')])),
+  TRAWL_MODEL_TIMEOUT_MS: Type.Optional(Int),
+  TRAWL_MODEL_MAX_RETRIES: Type.Optional(Int),
+  TRAWL_MODEL_RETRY_MAX_WAIT_MS: Type.Optional(Int),
+  TRAWL_MODEL_CONCURRENCY: Type.Optional(Int),
   TRAWL_WEBHOOK_SECRET: Type.Optional(Type.String()),
   TRAWL_OCR_LANGUAGES: Type.Optional(Type.String()),
   TRAWL_MEDIA_MAX_BYTES: Type.Optional(Int),
@@ -151,7 +159,8 @@ export interface ResolvedConfig {
      */
     publicTeams: string[];
   };
-  llm?: { baseUrl: string; apiKey: string; model: string };
+  /** The language model (plugin kind `llm`, core/llm); undefined when none is configured (the default). */
+  llm?: ModelSettings;
   /** Legacy TRAWL_WEBHOOK_SECRET: the local team's webhook secret only (core/webhooks/team-secret.ts). */
   webhookSecret?: string;
   ocrLanguages: string[];
@@ -259,6 +268,61 @@ function parsePaperIndexes(v: string | undefined): { url: string; apiKey?: strin
   return out;
 }
 
+/**
+ * The model settings (README "Models"). Configured by `OPENAI_BASE_URL` (any OpenAI-compatible
+ * server; `OPENAI_API_KEY` alone means OpenAI itself) or `OLLAMA_BASE_URL` (Ollama's `/v1` is
+ * appended; `MODEL_NAME` required), as the reference self-host names them.
+ */
+export interface ModelSettings {
+  /** Chat-completions base URL, ending before `/chat/completions` (e.g. `http://127.0.0.1:11434/v1`). */
+  baseUrl: string;
+  /** Bearer key; empty for servers without one. */
+  apiKey: string;
+  /** `MODEL_NAME` (default `gpt-4o-mini`). */
+  model: string;
+  /** `TRAWL_MODEL_SMALL`: model for cheap passes (default: `model`). */
+  smallModel: string;
+  /** `TRAWL_MODEL_CONTEXT_TOKENS`: the model's context window, tokens (default 8192). */
+  contextTokens: number;
+  /**
+   * `TRAWL_MODEL_STRUCTURED_OUTPUT`: how JSON answers are asked for. `auto` (default) sends
+   * `response_format: json_schema` and on a 400 falls back to `json_object`, then to the schema in the
+   * prompt only, remembering per process what the server took; the others fix one way.
+   */
+  structuredOutput: 'auto' | 'json_schema' | 'json_object' | 'prompt';
+  /** `TRAWL_MODEL_TIMEOUT_MS`: time one call may take, ms (default 60000). */
+  timeoutMs: number;
+  /** `TRAWL_MODEL_MAX_RETRIES`: retries of a call answered 429/5xx or unreachable (default 2). */
+  maxRetries: number;
+  /** `TRAWL_MODEL_RETRY_MAX_WAIT_MS`: the longest wait before a retry, ms, `Retry-After` included (default 30000). */
+  retryMaxWaitMs: number;
+  /** `TRAWL_MODEL_CONCURRENCY`: model calls in flight per process (default 4). */
+  concurrency: number;
+}
+
+function resolveModel(c: TrawlConfig): ModelSettings | undefined {
+  let baseUrl = c.OPENAI_BASE_URL;
+  if (!baseUrl && c.OLLAMA_BASE_URL) {
+    if (!c.MODEL_NAME) throw new ConfigError('Invalid configuration:\n  OLLAMA_BASE_URL: set MODEL_NAME to the Ollama model to use (e.g. llama3.1:8b)');
+    baseUrl = `${c.OLLAMA_BASE_URL.replace(/\/+$/, '').replace(/\/v1$/, '')}/v1`;
+  }
+  if (!baseUrl && c.OPENAI_API_KEY) baseUrl = 'https://api.openai.com/v1';
+  if (!baseUrl) return undefined;
+  const model = c.MODEL_NAME ?? 'gpt-4o-mini';
+  return {
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    apiKey: c.OPENAI_API_KEY ?? '',
+    model,
+    smallModel: c.TRAWL_MODEL_SMALL ?? model,
+    contextTokens: Math.max(1024, int(c.TRAWL_MODEL_CONTEXT_TOKENS, 8192)),
+    structuredOutput: c.TRAWL_MODEL_STRUCTURED_OUTPUT ?? 'auto',
+    timeoutMs: Math.max(1000, int(c.TRAWL_MODEL_TIMEOUT_MS, 60_000)),
+    maxRetries: Math.min(10, int(c.TRAWL_MODEL_MAX_RETRIES, 2)),
+    retryMaxWaitMs: int(c.TRAWL_MODEL_RETRY_MAX_WAIT_MS, 30_000),
+    concurrency: Math.max(1, int(c.TRAWL_MODEL_CONCURRENCY, 4)),
+  };
+}
+
 /** Raised at startup when the configuration is invalid; the message names each bad variable. */
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -349,9 +413,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       countries: parseCountryProxies(c.TRAWL_PROXY_COUNTRIES),
     },
     search,
-    llm: c.OPENAI_BASE_URL
-      ? { baseUrl: c.OPENAI_BASE_URL.replace(/\/+$/, ''), apiKey: c.OPENAI_API_KEY ?? '', model: c.MODEL_NAME ?? 'gpt-4o-mini' }
-      : undefined,
+    llm: resolveModel(c),
     webhookSecret: c.TRAWL_WEBHOOK_SECRET,
     ocrLanguages: (c.TRAWL_OCR_LANGUAGES ?? 'eng').split(',').map((s) => s.trim()).filter(Boolean),
     media: {

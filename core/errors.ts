@@ -57,6 +57,8 @@ export const CODE_TABLE = {
   EXTERNAL_LINK: { status: 500, retryable: false, wire: true },
   MAP_FAILED: { status: 500, retryable: true, wire: true },
   UPSTREAM_ERROR: { status: 502, retryable: true, wire: false },
+  /** The language model's answer failed its JSON schema, a repair turn included (core/llm). */
+  MODEL_OUTPUT_INVALID: { status: 502, retryable: false, wire: false },
   BACKEND_UNAVAILABLE: { status: 503, retryable: false, wire: false },
   GATEWAY_TIMEOUT: { status: 504, retryable: true, wire: false },
 } as const satisfies Record<string, { status: number; retryable: boolean; wire: boolean }>;

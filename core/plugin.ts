@@ -13,7 +13,7 @@ import type { ScrapeOptions } from './scrape/options.ts';
 import type { BlobStore } from './blobs.ts';
 import type { Queryable } from './db/client.ts';
 
-export type PluginKind = 'format' | 'parser' | 'engine' | 'proxy' | 'search-provider' | 'support' | 'threat-list';
+export type PluginKind = 'format' | 'parser' | 'engine' | 'proxy' | 'search-provider' | 'support' | 'threat-list' | 'llm';
 
 /** What every plugin method receives: config, a child logger naming the plugin, and the job's limits. */
 export interface PluginContext {
@@ -83,7 +83,7 @@ export interface LanguageModel {
    * @returns the assistant message (text and/or tool calls) and the tokens used
    * @throws TrawlError UPSTREAM_ERROR (502) when the server fails or answers nonsense; GATEWAY_TIMEOUT (504)
    */
-  chat(request: ModelRequest): Promise<{ message: ModelMessage; usage: TokenUsage }>;
+  chat(request: ModelRequest): Promise<{ message: ModelMessage; usage: TokenUsage; finishReason?: string }>;
   /**
    * A JSON answer valid against `schema` (JSON Schema): structured output where the server supports
    * it, else JSON mode with the schema in the prompt; validated, with one repair turn that shows the
@@ -91,6 +91,58 @@ export interface LanguageModel {
    * @throws TrawlError MODEL_OUTPUT_INVALID (502) naming what failed after the repair turn; as `chat`
    */
   json<T = unknown>(request: ModelRequest & { schema: Record<string, unknown>; schemaName?: string }): Promise<{ value: T; usage: TokenUsage }>;
+}
+
+/** How a completion is asked to answer: JSON valid against `schema` (the provider picks the means). */
+export interface ModelOutputFormat {
+  type: 'json';
+  /** JSON Schema of the answer. */
+  schema: Record<string, unknown>;
+  /** Name shown to the server (`response_format.json_schema.name`; `[A-Za-z0-9_-]`, ≤ 64). */
+  name: string;
+}
+
+/** One answered model call, as a provider reports it. */
+export interface ModelCompletion {
+  message: ModelMessage;
+  usage: TokenUsage;
+  /** The model that answered (the configured name; the small one for `small` requests). */
+  model: string;
+  /** `stop`, `length` (cut at `maxTokens` or the context), `tool_calls`, `content_filter` … */
+  finishReason: string;
+  /** True when the server reported no usage and the tokens were estimated (characters / 4). */
+  estimated?: boolean;
+}
+
+/**
+ * A provider's process-wide client (one per configuration): the transport only. Timeouts, retries on
+ * 429/5xx with backoff, the concurrency limit and the means of structured output are its business;
+ * validation, repair turns and per-team accounting are core/llm's.
+ */
+export interface ModelClient {
+  readonly name: string;
+  readonly smallName: string;
+  readonly contextTokens: number;
+  /**
+   * One completion.
+   * @throws TrawlError UPSTREAM_ERROR (502) when the server fails, refuses (4xx) or answers nonsense
+   *         after the retries; GATEWAY_TIMEOUT (504) when it does not answer in time
+   */
+  complete(request: ModelRequest & { output?: ModelOutputFormat }): Promise<ModelCompletion>;
+}
+
+/** A language-model provider (plugin kind `llm`; plugins/llm/). */
+export interface ModelProviderPlugin {
+  kind: 'llm';
+  name: string;
+  /** Whether the config sets this provider up (`config.llm`). */
+  configured(config: ResolvedConfig): boolean;
+  /** Opens the client; core/llm calls it once per process and configuration. */
+  open(config: ResolvedConfig, log: Logger): ModelClient;
+}
+
+export function defineModelProvider(plugin: Omit<ModelProviderPlugin, 'kind'>): ModelProviderPlugin {
+  return { kind: 'llm', ...plugin };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -488,7 +540,7 @@ export function defineThreatList(plugin: Omit<ThreatListPlugin, 'kind'>): Threat
   return { kind: 'threat-list', ...plugin };
 }
 
-export type AnyPlugin = EnginePlugin | ParserPlugin | FormatPlugin<any> | ProxyPlugin | SearchProviderPlugin | SupportPlugin | ThreatListPlugin;
+export type AnyPlugin = EnginePlugin | ParserPlugin | FormatPlugin<any> | ProxyPlugin | SearchProviderPlugin | SupportPlugin | ThreatListPlugin | ModelProviderPlugin;
 
 /** Plugin type by kind. */
 export interface PluginByKind {
@@ -499,4 +551,5 @@ export interface PluginByKind {
   'search-provider': SearchProviderPlugin;
   support: SupportPlugin;
   'threat-list': ThreatListPlugin;
+  llm: ModelProviderPlugin;
 }

@@ -64,6 +64,9 @@ export const BUILTIN_PLUGINS: Table = {
   'threat-list': {
     'local-file': () => import('../plugins/threat-list/local-file.ts'),
   },
+  llm: {
+    'openai-compatible': () => import('../plugins/llm/openai-compatible.ts'),
+  },
 };
 
 /** Loads plugins by kind and name, once each. */

@@ -10,6 +10,7 @@ import { TrawlError } from '../errors.ts';
 import { runScrape, type Document } from '../pipeline/scrape.ts';
 import type { ScrapeOptions } from '../scrape/options.ts';
 import { startScrapeAccounting, type ScrapeAccounting } from '../credits/scrape-accounting.ts';
+import { modelFor } from '../llm/service.ts';
 import { kickJob } from '../webhooks/deliver.ts';
 import { emptyDiscovery, type Discovery, type QueueItem } from '../store/crawl-urls.ts';
 import { claimUrl, renewLease, type ClaimedUrl } from '../store/crawl-claims.ts';
@@ -121,7 +122,10 @@ async function scrapeAndStore(
   const options = addLinks ? { ...scrape, formats: [...scrape.formats, { type: linksFormat! }] } : scrape;
   const doc: Document = await runScrape(
     { ...account.request, options },
-    { config: services.config, log: account.log, registry: services.registry, blobs: services.blobs, content: services.content },
+    {
+      config: services.config, log: account.log, registry: services.registry, blobs: services.blobs, content: services.content,
+      model: modelFor(services, { teamId: job.teamId, apiKeyId: job.options.apiKeyId, jobId: claim.jobId }),
+    },
     signal,
   );
   const finalUrl = String(doc.metadata.url ?? claim.url);

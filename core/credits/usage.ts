@@ -31,8 +31,11 @@ export interface TokenUsage {
 
 /** Credits and tokens used by a team since `since` (charges minus refunds; grants excluded). */
 async function usedSince(db: Queryable, teamId: string, since: Date): Promise<{ credits: number; tokens: number }> {
+  // Model calls record their tokens in model_usage (core/llm/usage.ts); ledger tokens are counted too.
   const rows = await db.query<{ credits: number; tokens: number }>(
-    `SELECT coalesce(-sum(delta), 0)::bigint AS credits, coalesce(sum(tokens), 0)::bigint AS tokens
+    `SELECT coalesce(-sum(delta), 0)::bigint AS credits,
+            (coalesce(sum(tokens), 0) + (SELECT coalesce(sum(prompt_tokens + completion_tokens), 0) FROM model_usage
+               WHERE team_id = $1 AND created_at >= $2))::bigint AS tokens
      FROM credit_ledger WHERE team_id = $1 AND kind NOT IN ('grant', 'set') AND created_at >= $2`,
     [teamId, since],
   );
@@ -81,13 +84,17 @@ export interface UsagePeriod {
  * @param byApiKey one row per key and month (keyless and admin entries under `apiKey: null`)
  */
 export async function usageHistory(db: Queryable, teamId: string, what: 'credits' | 'tokens', byApiKey: boolean): Promise<UsagePeriod[]> {
-  const amount = what === 'credits' ? '-sum(l.delta)' : 'sum(l.tokens)';
+  // Tokens: the ledger's and those of model calls (model_usage, core/llm/usage.ts).
+  const source =
+    what === 'credits'
+      ? `SELECT api_key_id, created_at, -delta AS amount FROM credit_ledger WHERE team_id = $1 AND kind NOT IN ('grant', 'set')`
+      : `SELECT api_key_id, created_at, tokens AS amount FROM credit_ledger WHERE team_id = $1 AND kind NOT IN ('grant', 'set')
+         UNION ALL SELECT api_key_id, created_at, prompt_tokens + completion_tokens FROM model_usage WHERE team_id = $1`;
   const rows = await db.query<{ month: string; key_prefix: string | null; total: number }>(
     `SELECT to_char(l.created_at AT TIME ZONE 'UTC', 'YYYY-MM') AS month,
             ${byApiKey ? 'k.key_prefix' : 'NULL::text'} AS key_prefix,
-            coalesce(${amount}, 0)::bigint AS total
-     FROM credit_ledger l LEFT JOIN api_keys k ON k.id = l.api_key_id
-     WHERE l.team_id = $1 AND l.kind NOT IN ('grant', 'set')
+            coalesce(sum(l.amount), 0)::bigint AS total
+     FROM (${source}) l LEFT JOIN api_keys k ON k.id = l.api_key_id
      GROUP BY 1, 2 ORDER BY 1 DESC, 2`,
     [teamId],
   );

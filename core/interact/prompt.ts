@@ -1,13 +1,14 @@
 /**
  * Interact `prompt` mode (interface.md "POST /v2/scrape/{scrapeId}/interact": a natural-language
- * instruction; compat.md §5 `output`): the configured LLM acts on the live page with tools (click,
+ * instruction; compat.md §5 `output`): the configured model (core/llm, bound to the caller's team,
+ * purpose `interact:prompt`) acts on the live page with tools (click,
  * type, press, goto, scroll, wait for an element, read the page, run JavaScript in the page), up to
  * `MAX_STEPS` turns, then answers in text, which becomes `output`. Tools run through the same page
  * API as `code` (page-api.ts), so the SSRF guard and proxy of the session apply.
  */
 import type { Page } from 'puppeteer-core';
 import { TrawlError } from '../errors.ts';
-import { chat, type ChatMessage, type LlmConfig, type ToolSpec } from './llm.ts';
+import type { LanguageModel, ModelMessage, ModelTool } from '../plugin.ts';
 import { pageMarkdown } from './page-api.ts';
 
 /** Most model turns per prompt. */
@@ -15,13 +16,13 @@ export const MAX_STEPS = 10;
 /** Most page text shown to the model at once, characters. */
 const PAGE_CHARS = 12_000;
 
-const tool = (name: string, description: string, properties: Record<string, unknown> = {}, required: string[] = []): ToolSpec => ({
+const tool = (name: string, description: string, properties: Record<string, unknown> = {}, required: string[] = []): ModelTool => ({
   type: 'function',
   function: { name, description, parameters: { type: 'object', properties, required } },
 });
 const S = { type: 'string' };
 
-const TOOLS: ToolSpec[] = [
+const TOOLS: ModelTool[] = [
   tool('click', 'Click the first element matching a CSS selector.', { selector: S }, ['selector']),
   tool('type', 'Focus the element matching a CSS selector and type text into it.', { selector: S, text: S }, ['selector', 'text']),
   tool('press', 'Press a key such as Enter, Tab or ArrowDown.', { key: S }, ['key']),
@@ -56,17 +57,17 @@ async function describePage(page: Page): Promise<string> {
  * Answers a prompt by acting on the live page.
  * @param call     runs one page API call (page-api.ts `callPage` bound to the session)
  * @param deadline epoch ms by which the answer must be ready
- * @returns the model's final text and the tokens used
+ * @returns the model's final text and the tokens used (prompt + completion)
  * @throws TrawlError UPSTREAM_ERROR / GATEWAY_TIMEOUT from the provider; SCRAPE_TIMEOUT past the deadline
  */
 export async function answerPrompt(
-  llm: LlmConfig,
+  model: LanguageModel,
   page: Page,
   prompt: string,
   call: (method: string, args: unknown[]) => Promise<unknown>,
   deadline: number,
 ): Promise<{ output: string; tokens: number }> {
-  const messages: ChatMessage[] = [
+  const messages: ModelMessage[] = [
     {
       role: 'system',
       content:
@@ -79,8 +80,8 @@ export async function answerPrompt(
   for (let step = 0; step < MAX_STEPS; step++) {
     const left = deadline - Date.now();
     if (left <= 0) throw new TrawlError('SCRAPE_TIMEOUT', 'The prompt was not answered within the time limit; raise "timeout" (seconds, at most 300).');
-    const turn = await chat(llm, messages, TOOLS, left);
-    tokens += turn.tokens;
+    const turn = await model.chat({ messages, tools: TOOLS, purpose: 'interact:prompt', signal: AbortSignal.timeout(left) });
+    tokens += turn.usage.promptTokens + turn.usage.completionTokens;
     messages.push(turn.message);
     const calls = turn.message.tool_calls ?? [];
     if (calls.length === 0) return { output: turn.message.content ?? '', tokens };

@@ -24,6 +24,7 @@ import { closeSessionRow, getSessionRow, insertSessionRow, touchSessionRow } fro
 import { callPage } from './page-api.ts';
 import { runCode, type CodeResult } from './sandbox.ts';
 import { answerPrompt } from './prompt.ts';
+import { modelFor } from '../llm/service.ts';
 
 /** A request of `POST /v2/scrape/{id}/interact` after validation. */
 export interface InteractCall {
@@ -88,6 +89,7 @@ export class InteractSessions {
   async interact(scrapeId: string, principal: Principal, call: InteractCall): Promise<InteractResult> {
     const record = await this.recordFor(scrapeId, principal);
     if (call.prompt !== undefined && !this.services.config.llm) {
+      // Acting on a page has no deterministic fallback: a prompt without a model is refused before any work.
       throw new TrawlError(
         'BACKEND_UNAVAILABLE',
         'Interact prompts need an LLM provider: set OPENAI_BASE_URL, OPENAI_API_KEY and MODEL_NAME (any OpenAI-compatible chat completions API), or send "code" instead.',
@@ -222,7 +224,8 @@ export class InteractSessions {
     try {
       await touchSessionRow(this.services.db, session.scrapeId).catch(() => undefined);
       if (call.code !== undefined) return { kind: 'code', ...(await runCode(session.browser.context, call.code, timeoutMs, callOnPage)) };
-      const { output } = await answerPrompt(this.services.config.llm!, page, call.prompt!, callOnPage, deadline);
+      const model = modelFor(this.services, { teamId: session.teamId, apiKeyId: session.keyId, jobId: session.scrapeId })!;
+      const { output } = await answerPrompt(model, page, call.prompt!, callOnPage, deadline);
       return { kind: 'prompt', output };
     } catch (e) {
       if (session.browser.broken) {

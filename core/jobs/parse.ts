@@ -16,6 +16,7 @@
 import type { Services } from '../services.ts';
 import { TrawlError } from '../errors.ts';
 import { runParse } from '../pipeline/parse.ts';
+import { modelFor } from '../llm/service.ts';
 import { saveDocument } from '../store/documents.ts';
 import { startScrapeAccounting } from '../credits/scrape-accounting.ts';
 import type { ScrapeJobData, ScrapeJobResult } from './scrape.ts';
@@ -55,7 +56,8 @@ export async function handleParseJob(services: Services, data: ParseJobData, sig
       throw new TrawlError('GONE', `The upload of "${data.file.filename}" expired before a worker could parse it. Send the file again.`);
     }
     const file = { bytes: blob.bytes, filename: data.file.filename, contentType: data.file.contentType };
-    const deps = { config: services.config, log, registry: services.registry, blobs: services.blobs };
+    const model = modelFor(services, { teamId: data.teamId, apiKeyId: data.keyId, jobId: data.scrapeId });
+    const deps = { config: services.config, log, registry: services.registry, blobs: services.blobs, model };
     const doc = await runParse(account.request, file, deps, signal);
     account.finish(doc);
     const document = JSON.stringify(doc);

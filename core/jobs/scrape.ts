@@ -14,6 +14,7 @@ import { indexScrapedDocument } from '../search/index-document.ts';
 import { indexable } from '../search/visibility.ts';
 import { startScrapeAccounting } from '../credits/scrape-accounting.ts';
 import { keepsNoData } from '../privacy/retention.ts';
+import { modelFor, type ModelBinding } from '../llm/service.ts';
 
 export const SCRAPE_QUEUE = 'scrape';
 
@@ -41,7 +42,7 @@ export async function handleScrapeJob(services: Services, data: ScrapeJobData, s
   const account = await startScrapeAccounting(services, data, signal);
   const log = account.log;
   try {
-    const doc = await runScrape(account.request, scrapeDepsFor(services, data.teamId, log), signal);
+    const doc = await runScrape(account.request, scrapeDepsFor(services, data.teamId, log, { apiKeyId: data.keyId, jobId: data.jobId ?? data.scrapeId }), signal);
     account.finish(doc);
     const document = JSON.stringify(doc);
     if (!keepsNoData(data.options)) {
@@ -71,11 +72,12 @@ export async function handleScrapeJob(services: Services, data: ScrapeJobData, s
 }
 
 /**
- * Pipeline dependencies of a scrape for `teamId`: the scrape cache and the team's named profiles
- * included (issue 3). Crawl and batch pages can use the same.
+ * Pipeline dependencies of a scrape for `teamId`: the scrape cache, the team's named profiles
+ * (issue 3) and the model bound to the team, its tokens counted with `usage`'s key and job (issue 18). Crawl and batch pages can use the same.
  */
-export function scrapeDepsFor(services: Services, teamId: string, log: Logger): ScrapeDeps {
+export function scrapeDepsFor(services: Services, teamId: string, log: Logger, usage: Omit<ModelBinding, 'teamId'> = {}): ScrapeDeps {
   return {
+    model: modelFor(services, { teamId, ...usage }),
     config: services.config,
     log,
     registry: services.registry,

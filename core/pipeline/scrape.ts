@@ -9,7 +9,7 @@ import type { ResolvedConfig } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { Registry } from '../registry.ts';
 import type { BlobStore } from '../blobs.ts';
-import type { EngineRequest, EngineResponse, FormatInput, FormatPlugin, ParsedDocument, PluginContext, ProfileHandle } from '../plugin.ts';
+import type { EngineRequest, EngineResponse, FormatInput, FormatPlugin, LanguageModel, ParsedDocument, PluginContext, ProfileHandle } from '../plugin.ts';
 import type { ScrapeOptions } from '../scrape/options.ts';
 import type { Document, ScrapeRequest } from '../scrape/document.ts';
 import { TrawlError } from '../errors.ts';
@@ -39,6 +39,8 @@ export interface ScrapeDeps {
   profiles?: ProfileOpener;
   /** Worker threads that build documents of web pages (content-threads.ts); without, built here. */
   content?: ContentThreads;
+  /** The language model bound to the job's team (core/llm/service.ts `modelFor`); becomes `ctx.model`. */
+  model?: LanguageModel;
 }
 
 /** A profile lock outlives the scrape's timeout by this much, ms (a crashed worker frees it then). */
@@ -230,7 +232,7 @@ export interface RunContext {
  * Starts the clock of one scrape or parse: the deadline is `options.timeout` ms from now.
  * @param what names the work in the timeout message (default `Scrape of <sourceURL>`)
  */
-export function runContext(req: ScrapeRequest, deps: Pick<ScrapeDeps, 'config' | 'log' | 'blobs'>, signal?: AbortSignal, what = `Scrape of ${req.sourceURL}`): RunContext {
+export function runContext(req: ScrapeRequest, deps: Pick<ScrapeDeps, 'config' | 'log' | 'blobs' | 'model'>, signal?: AbortSignal, what = `Scrape of ${req.sourceURL}`): RunContext {
   const started = Date.now();
   const timeout = deadline(req.options.timeout, signal, `${what} timed out`);
   const ctx: PluginContext = {
@@ -239,6 +241,8 @@ export function runContext(req: ScrapeRequest, deps: Pick<ScrapeDeps, 'config' |
     blobs: deps.blobs,
     deadline: started + req.options.timeout,
     signal: timeout.signal,
+    // Main thread only: content threads build pure formats, which never use the model.
+    ...(deps.model ? { model: deps.model } : {}),
   };
   const failure = () =>
     signal?.aborted

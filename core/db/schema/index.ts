@@ -13,3 +13,4 @@ export * from './search.ts';
 export * from './scrape.ts';
 export * from './compat.ts';
 export * from './activity.ts';
+export * from './model-usage.ts';

@@ -102,6 +102,8 @@ export const JobStarted = Type.Object({
   invalidURLs: Type.Optional(Type.Array(Type.String())),
   promptGeneratedOptions: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   finalCrawlerOptions: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  /** Why a `prompt` was not used (no model, an unusable answer): the explicit options apply. */
+  warning: Type.Optional(Type.String()),
 });
 
 export const JobStatusModel = Type.Object({

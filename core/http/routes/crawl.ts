@@ -10,7 +10,8 @@ import { TrawlError } from '../../errors.ts';
 import { resolveScrapeOptions } from '../../pipeline/scrape-options.ts';
 import { assertFetchable } from '../../net/address.ts';
 import { resolveCrawlerOptions } from '../../crawl/options.ts';
-import { optionsFromPrompt } from '../../crawl/prompt.ts';
+import { crawlerOptionsWithPrompt, optionsFromPrompt } from '../../crawl/prompt.ts';
+import { modelFor } from '../../llm/service.ts';
 import { normalizeTargetUrl } from '../../pipeline/scrape-options.ts';
 import { startCrawl } from '../../crawl/start.ts';
 import { jobForTeam } from '../../crawl/access.ts';
@@ -99,15 +100,18 @@ function crawlVersion(services: Services, version: 'v1' | 'v2') {
         const principal = await admit(services, request, {
           group: 'crawl', formats: scrape.formats, actions: scrape.actions, credits: explicit.limit, zeroDataRetention: scrape.zeroDataRetention,
         });
-        // A prompt generates options; explicit parameters override them (interface.md "Crawl request body").
-        const generated = typeof body.prompt === 'string' && body.prompt.trim() ? await optionsFromPrompt(services.config, body.url, body.prompt) : undefined;
-        const crawler = generated ? resolveCrawlerOptions({ ...generated, ...(body as Record<string, unknown>) }) : explicit;
-        if (crawler.limit > explicit.limit) await assertCredits(services, principal.teamId, crawler.limit);
         const bodyThreat = (body as { threatProtection?: unknown }).threatProtection;
         scrape.threatProtection = await resolveThreatPolicy(services, principal.teamId, bodyThreat ?? body.scrapeOptions?.threatProtection, bodyThreat ? 'threatProtection' : 'scrapeOptions.threatProtection');
+        assertThreatAllowed(explicit.url, scrape.threatProtection);
+        await assertFetchable(explicit.url, services.config.targets);
+        // A prompt generates options; explicit parameters override them (interface.md "Crawl request body").
+        // Asked last, so that no refused request spends model calls (issue 18 scope 4).
+        const prompted = typeof body.prompt === 'string' && body.prompt.trim()
+          ? await crawlerOptionsWithPrompt(modelFor(services, { teamId: principal.teamId, apiKeyId: principal.keyId }), body as Record<string, unknown>, explicit, body.prompt)
+          : undefined;
+        const crawler = prompted?.crawler ?? explicit;
         crawler.threatProtection = scrape.threatProtection;
-        assertThreatAllowed(crawler.url, scrape.threatProtection);
-        await assertFetchable(crawler.url, services.config.targets);
+        if (crawler.limit > explicit.limit) await assertCredits(services, principal.teamId, crawler.limit);
         const webhook = resolveWebhook(body.webhook);
         const { scrapeOptions, webhook: _w, origin: _o, integration: _i, ...rest } = body as Record<string, unknown>;
         const id = await startCrawl(services, {
@@ -116,8 +120,9 @@ function crawlVersion(services: Services, version: 'v1' | 'v2') {
           idempotencyKey: request.headers.get('x-idempotency-key') ?? undefined,
         });
         const url = `${publicBaseUrl(services.config, request)}${base}/${id}`;
-        if (!generated) return { success: true as const, id, url };
-        return { success: true as const, id, url, promptGeneratedOptions: generated, finalCrawlerOptions: { ...crawler, prompt: body.prompt } };
+        if (!prompted) return { success: true as const, id, url };
+        const warning = prompted.warning ? { warning: prompted.warning } : {};
+        return { success: true as const, id, url, promptGeneratedOptions: prompted.generated ?? {}, finalCrawlerOptions: { ...crawler, prompt: body.prompt }, ...warning };
       },
       {
         // v1 bodies become v2 before validation (compat.md §19).
@@ -130,9 +135,11 @@ function crawlVersion(services: Services, version: 'v1' | 'v2') {
     .post(
       `${base}/params-preview`,
       async ({ body, request }) => {
-        await admit(services, request, { group: 'crawl', credits: 0 });
+        const principal = await admit(services, request, { group: 'crawl', credits: 0 });
         const url = normalizeTargetUrl(body.url);
-        return { success: true as const, data: { url, ...(await optionsFromPrompt(services.config, url, body.prompt)) } };
+        const model = modelFor(services, { teamId: principal.teamId, apiKeyId: principal.keyId });
+        const { options, warning } = await optionsFromPrompt(model, url, body.prompt);
+        return { success: true as const, data: { url, ...options }, ...(warning ? { warning } : {}) };
       },
       {
         body: Type.Object({ url: Type.String({ minLength: 1 }), prompt: Type.String({ minLength: 1, maxLength: 10_000 }) }, { additionalProperties: true }),
