@@ -38,7 +38,7 @@ const NOT_FORMATS: Record<string, string[]> = {
   'core/search/index-document.ts': ['html'], // a file type of the search index
   'core/blobs.ts': ['html', 'json'], // file extensions of blobs
   'core/db/schema/search.ts': ['html'], // the search index's file type column
-  'core/plugin.ts': ['screenshot', 'images'], // the engine feature; the search source
+  'core/plugin.ts': ['screenshot', 'images', 'json'], // the engine feature; the search source; the model output kind
   'core/scrape/actions.ts': ['screenshot'], // the screenshot action
   'core/pipeline/select.ts': ['screenshot'], // the screenshot action needs the engine feature
   'core/http/guard.ts': ['screenshot'], // the screenshot action on a format-restricted key (interface.md Authentication 4)
@@ -54,6 +54,8 @@ const NOT_FORMATS: Record<string, string[]> = {
   'core/http/models/parse.ts': ['markdown'], // an example in an error message
   'core/http/v1-translate.ts': ['screenshot', 'json'], // v1 wire syntax `screenshot@fullPage`, `json` + `jsonOptions` (compat.md §19)
   'core/http/routes/v1.ts': ['json'], // a content type
+  'core/llm/structured.ts': ['json'], // the model output kind (ModelOutputFormat)
+  'core/llm/service.ts': ['json'], // the LanguageModel method json()
   'core/http/routes/search-research.ts': ['query'], // a URL query parameter
   'core/search/papers/external.ts': ['query'], // a URL query parameter
   'core/db/pglite-worker.ts': ['query'], // database client methods
