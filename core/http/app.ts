@@ -21,6 +21,7 @@ import { wsRoutes } from './routes/ws.ts';
 import { searchRoutes } from './routes/search.ts';
 import { interactRoutes } from './routes/interact.ts';
 import { parseRoutes } from './routes/parse.ts';
+import { supportRoutes } from './routes/support.ts';
 import { PARSE_MAX_BODY_BYTES } from './models/parse.ts';
 import { newId } from '../ids.ts';
 import { TrawlError } from '../errors.ts';
@@ -41,7 +42,10 @@ export function createApp(services: Services) {
   // (POST /v2/parse) have their own, larger limit, which that route checks itself.
   const readBody = ({ request }: { request: Request }, contentType: string) =>
     new URL(request.url).pathname === PARSE_PATH ? null : readJsonBody(request, contentType, maxBody);
-  return new Elysia({ name: 'trawl', serve: { maxRequestBodySize: Math.max(maxBody, PARSE_MAX_BODY_BYTES) * 2 } })
+  // docs-search reads this app's own OpenAPI document, in-process (set once the app is built).
+  let self: { handle(request: Request): Promise<Response> } | undefined;
+  const openapi = async () => (await self!.handle(new Request('http://trawl.local/docs/json'))).json();
+  const app = new Elysia({ name: 'trawl', serve: { maxRequestBodySize: Math.max(maxBody, PARSE_MAX_BODY_BYTES) * 2 } })
     .onRequest(({ request, set }) => {
       const id = request.headers.get('x-request-id') ?? newId();
       set.headers['x-request-id'] = id;
@@ -70,7 +74,10 @@ export function createApp(services: Services) {
     .use(wsRoutes(services))
     .use(searchRoutes(services))
     .use(interactRoutes(services))
-    .use(parseRoutes(services));
+    .use(parseRoutes(services))
+    .use(supportRoutes(services, openapi));
+  self = app;
+  return app;
 }
 
 export type TrawlApp = ReturnType<typeof createApp>;
