@@ -55,7 +55,17 @@ export const BUILTIN_PLUGINS: Table = {
     google: () => import('../plugins/search/google.ts'),
     local: () => import('../plugins/search/local.ts'),
   },
-  support: {},
+  support: {
+    // First diagnosis wins: error-code classes before the ones inferred from job results.
+    timeout: () => import('../plugins/support/timeout.ts'),
+    'cache-miss': () => import('../plugins/support/cache-miss.ts'),
+    'key-restriction': () => import('../plugins/support/key-restriction.ts'),
+    credits: () => import('../plugins/support/credits.ts'),
+    'rate-limit': () => import('../plugins/support/rate-limit.ts'),
+    'unsafe-target': () => import('../plugins/support/unsafe-target.ts'),
+    'robots-blocked': () => import('../plugins/support/robots-blocked.ts'),
+    'include-paths': () => import('../plugins/support/include-paths.ts'),
+  },
   'threat-list': {
     'local-file': () => import('../plugins/threat-list/local-file.ts'),
   },

@@ -22,6 +22,7 @@ import { searchRoutes } from './routes/search.ts';
 import { interactRoutes } from './routes/interact.ts';
 import { parseRoutes } from './routes/parse.ts';
 import { supportRoutes } from './routes/support.ts';
+import { keepFailure } from '../support/failures.ts';
 import { PARSE_MAX_BODY_BYTES } from './models/parse.ts';
 import { newId } from '../ids.ts';
 import { TrawlError } from '../errors.ts';
@@ -42,9 +43,9 @@ export function createApp(services: Services) {
   // (POST /v2/parse) have their own, larger limit, which that route checks itself.
   const readBody = ({ request }: { request: Request }, contentType: string) =>
     new URL(request.url).pathname === PARSE_PATH ? null : readJsonBody(request, contentType, maxBody);
-  // docs-search reads this app's own OpenAPI document, in-process (set once the app is built).
+  // The support routes reach this app in-process (its OpenAPI document, validation re-runs).
   let self: { handle(request: Request): Promise<Response> } | undefined;
-  const openapi = async () => (await self!.handle(new Request('http://trawl.local/docs/json'))).json();
+  const handle = (request: Request) => self!.handle(request);
   const app = new Elysia({ name: 'trawl', serve: { maxRequestBodySize: Math.max(maxBody, PARSE_MAX_BODY_BYTES) * 2 } })
     .onRequest(({ request, set }) => {
       const id = request.headers.get('x-request-id') ?? newId();
@@ -59,8 +60,9 @@ export function createApp(services: Services) {
     // content type for the OpenAPI document (which ignores function parsers).
     // (Elysia's types take no string here; its runtime does, as for route-level `parse`.)
     .on({ as: 'global' }, 'parse', [readBody, 'application/json'] as never)
-    .onError(({ code, error, request }) => {
+    .onError(async ({ code, error, request, body }) => {
       const e = toTrawlError(code, error, log.child({ method: request.method, path: new URL(request.url).pathname }));
+      await keepFailure(services.db, services.config, request, body, e, log); // for POST /v2/support/ask
       return errorResponse(e);
     })
     .use(docsRoutes())
@@ -75,7 +77,7 @@ export function createApp(services: Services) {
     .use(searchRoutes(services))
     .use(interactRoutes(services))
     .use(parseRoutes(services))
-    .use(supportRoutes(services, openapi));
+    .use(supportRoutes(services, handle));
   self = app;
   return app;
 }

@@ -20,6 +20,7 @@ import compatScrapeResume from './0012_compat_scrape_resume.sql' with { type: 't
 import privacyActivity from './0013_privacy_activity.sql' with { type: 'text' };
 import privacyThreat from './0014_privacy_threat.sql' with { type: 'text' };
 import queueInterruptions from './0015_queue_interruptions.sql' with { type: 'text' };
+import support from './0019_support.sql' with { type: 'text' };
 
 export interface Migration {
   /** Unique, sortable name (the file name without `.sql`), recorded in `trawl_migrations`. */
@@ -45,4 +46,5 @@ export const migrations: Migration[] = [
   { name: '0013_privacy_activity', sql: privacyActivity },
   { name: '0014_privacy_threat', sql: privacyThreat },
   { name: '0015_queue_interruptions', sql: queueInterruptions },
+  { name: '0019_support', sql: support },
 ];
