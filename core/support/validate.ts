@@ -67,6 +67,8 @@ export async function validateFix(replay: Replay, failure: SupportFailure, fix: 
   const end = typeof id === 'string' ? await settle(replay, path, id, until) : undefined;
   if (!end) return { tested: true, result: 'inconclusive', evidence: `${sent}: job ${id} did not finish within the validation budget` };
   const pages = Array.isArray(end.body?.data) ? end.body.data.length : 0;
-  const ok = end.body?.status === 'completed' && pages > 0;
-  return { tested: true, result: ok ? 'success' : 'failed', evidence: `${sent}: job ${id} ${end.body?.status}, ${pages} page(s)` };
+  // A crawl that was kept out by robots.txt is fixed only when the re-run is not.
+  const robots = failure.robotsBlocked?.length ? ((await replay('GET', `${path}/${id}/errors`)).body?.robotsBlocked ?? []).length : 0;
+  const ok = end.body?.status === 'completed' && pages > 0 && robots === 0;
+  return { tested: true, result: ok ? 'success' : 'failed', evidence: `${sent}: job ${id} ${end.body?.status}, ${pages} page(s)${failure.robotsBlocked?.length ? `, ${robots} URL(s) blocked by robots.txt` : ''}` };
 }

@@ -1,7 +1,9 @@
 /**
  * Support plugin `cache-miss`: a cache-only scrape found no copy (SCRAPE_LOCKDOWN_CACHE_MISS for
- * `lockdown: true`, SCRAPE_NO_CACHED_DATA for `minAge`). The fix fetches live: `lockdown: false`, or
- * `minAge: 0` (no copy needed).
+ * `lockdown: true`, SCRAPE_NO_CACHED_DATA for `minAge`). The lockdown fix fetches live
+ * (`lockdown: false`). `minAge` has no value that fetches live (it is at least 1), so that fix is to
+ * leave the field out, which merged parameters cannot say: no fixParameters, no re-run. Lockdown
+ * requests are never stored (zero data retention), so their failure comes in the ask `context`.
  */
 import { defineSupport } from '../../core/plugin.ts';
 
@@ -17,8 +19,8 @@ export default defineSupport({
     }
     if (code === 'SCRAPE_NO_CACHED_DATA') {
       return {
-        class: 'cache-miss', confidence: 'high', fixParameters: { minAge: 0 }, validate: true,
-        answer: `"minAge" asks for a cached copy at least that old, and the cache has none for ${f.url ?? 'the page'}. Send "minAge": 0 to fetch it live (or use "maxAge" to accept a fresh copy).`,
+        class: 'cache-miss', confidence: 'high', fixParameters: {}, validate: false,
+        answer: `"minAge" answers only from the cache, with a copy at least that old, and the cache has none for ${f.url ?? 'the page'}. Send the request without "minAge" to fetch it live ("maxAge" then still accepts a cached copy up to that age).`,
       };
     }
     return undefined;
