@@ -101,17 +101,17 @@ export function supportRoutes(services: Services, handle?: AppHandle) {
       },
     )
     .post(
-    '/v2/support/docs-search',
-    async ({ body, request }) => {
-      const started = performance.now();
-      await admit(services, request, { group: 'support' });
-      const out = await withCeiling(async (signal) => searchDocs(await docsIndex(), body.question, { signal }));
-      return { requestId: newId(), ...out, durationMs: Math.round(performance.now() - started) };
-    },
-    {
-      body: SupportModels.docsRequest,
-      response: { 200: SupportModels.docsResponse, ...errorResponses, 504: ErrorEnvelope },
-      detail: { summary: "Search Trawl's own documentation (README, docs, API reference, error codes)", tags },
-    },
-  );
+      '/v2/support/docs-search',
+      async ({ body, request }) => {
+        const started = performance.now();
+        await admit(services, request, { group: 'support' });
+        const out = await withCeiling(async (signal) => searchDocs(await docsIndex(), body.question, { signal }));
+        return { requestId: newId(), ...out, durationMs: Math.round(performance.now() - started) };
+      },
+      {
+        body: SupportModels.docsRequest,
+        response: { 200: SupportModels.docsResponse, ...errorResponses, 504: ErrorEnvelope },
+        detail: { summary: "Search Trawl's own documentation (README, docs, API reference, error codes)", tags },
+      },
+    );
 }
