@@ -64,6 +64,7 @@ export const BUILTIN_PLUGINS: Table = {
     'rate-limit': () => import('../plugins/support/rate-limit.ts'),
     'unsafe-target': () => import('../plugins/support/unsafe-target.ts'),
     'robots-blocked': () => import('../plugins/support/robots-blocked.ts'),
+    'invalid-pattern': () => import('../plugins/support/invalid-pattern.ts'),
     'include-paths': () => import('../plugins/support/include-paths.ts'),
   },
   'threat-list': {

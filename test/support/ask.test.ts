@@ -117,6 +117,15 @@ describe('POST /v2/support/ask', () => {
     await expectFixed(r, 'include-paths', original, '/v2/crawl', a.key);
   });
 
+  test('invalid pattern: a crawl refused with 400 for a pattern RE2 cannot compile; the fix drops it', async () => {
+    const original = { url: site.url('/'), limit: 5, ignoreRobotsTxt: true, includePaths: ['^/docs(', '^/'] };
+    const refused = await trawl.post('/v2/crawl', original, trawl.auth(a.key));
+    expect(refused.status).toBe(400);
+    const r = await ask(a.key, `why is my crawl of ${original.url} a 400?`);
+    expect(r.body.fixParameters).toEqual({ includePaths: ['^/'] });
+    await expectFixed(r, 'invalid-pattern', original, '/v2/crawl', a.key);
+  });
+
   test('credits: a crawl over the balance is 402; the fix lowers limit to the balance', async () => {
     const poor = await trawl.key({ credits: 4 });
     const original = { url: site.url('/'), limit: 50 };
