@@ -468,6 +468,8 @@ export interface SupportFailure {
   pageErrors?: { url: string; code?: string; error: string }[];
   /** Crawl: URLs robots.txt kept out. */
   robotsBlocked?: string[];
+  /** A scrape that answered but with (almost) no content: its status code and markdown length. */
+  document?: { statusCode: number; markdownChars: number };
   /** When it failed, epoch ms. */
   at?: number;
 }

@@ -11,6 +11,7 @@ import type { PluginContext, SupportDiagnosis, SupportFailure, SupportPlugin } f
 import { TrawlError } from '../errors.ts';
 import { keptFailures } from './failures.ts';
 import { failedJobs } from './jobs.ts';
+import { emptyScrapes } from './documents.ts';
 import { validateFix, type Replay, type Validation } from './validate.ts';
 
 /** The ask response body minus `requestId` and `durationMs`. */
@@ -60,14 +61,15 @@ export async function findFailures(db: Queryable, teamId: string, question: stri
   const id = (typeof context?.jobId === 'string' ? context.jobId : UUID.exec(question)?.[0])?.toLowerCase();
   if (id) {
     if (!UUID.test(id)) throw new TrawlError('JOB_NOT_FOUND', `Job ${id} not found: job ids are UUIDs.`);
-    const found = [...(await keptFailures(db, teamId, { id })), ...(await failedJobs(db, teamId, { id }))];
+    const found = [...(await keptFailures(db, teamId, { id })), ...(await failedJobs(db, teamId, { id })), ...(await emptyScrapes(db, teamId, { id }))];
     if (found.length === 0) throw new TrawlError('JOB_NOT_FOUND', `Job ${id} not found among this team's requests and jobs of the last 24 hours.`);
     return found;
   }
   const url = URL_IN_TEXT.exec(question)?.[0]?.replace(/[.,;:!?]+$/, '');
   const kept = await keptFailures(db, teamId, url ? { url } : {});
   const jobs = await failedJobs(db, teamId, url ? { url } : {});
-  return [...kept, ...jobs].sort((a, b) => (b.at ?? 0) - (a.at ?? 0));
+  const empty = await emptyScrapes(db, teamId, url ? { url } : {});
+  return [...kept, ...jobs, ...empty].sort((a, b) => (b.at ?? 0) - (a.at ?? 0));
 }
 
 async function diagnose(plugins: SupportPlugin[], f: SupportFailure, ctx: PluginContext): Promise<SupportDiagnosis | undefined> {
@@ -97,9 +99,13 @@ export async function askSupport(deps: AskDeps, teamId: string, question: string
       ? await validateFix(deps.replay, failure, d.fixParameters, deadline)
       : { tested: false, result: 'not tested', evidence: d.validate ? 'no re-run is possible here' : 'no request parameter fixes this class; re-running would fail the same way' };
     const what = failure.id === 'context' ? 'The request in context' : `${failure.kind} ${failure.id}${failure.url ? ` (${failure.url})` : ''}`;
-    const code = failure.error ? `${failure.error.code || failure.error.status}: ${failure.error.message}` : `status ${failure.status}, ${failure.completed ?? 0} pages`;
+    const code = failure.error
+      ? `${failure.error.code || failure.error.status}: ${failure.error.message}`
+      : failure.document
+        ? `almost no content (status ${failure.document.statusCode}, ${failure.document.markdownChars} characters of markdown)`
+        : `status ${failure.status}, ${failure.completed ?? 0} pages`;
     return {
-      answer: `${what} failed with ${code}\nClass: ${d.class}. ${d.answer}`,
+      answer: `${what} ${failure.error ? 'failed with' : 'ended with'} ${code}\nClass: ${d.class}. ${d.answer}`,
       // A failure only described by the caller is not Trawl's own record: one level less sure.
       confidence: failure.id === 'context' ? lower[d.confidence] : d.confidence,
       fixParameters: d.fixParameters,

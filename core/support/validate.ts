@@ -6,6 +6,7 @@
  * what came back.
  */
 import type { SupportFailure } from '../plugin.ts';
+import { EMPTY_CHARS } from './documents.ts';
 
 /** Sends one API request as the caller, in-process; `body` is JSON. */
 export type Replay = (method: 'GET' | 'POST', path: string, body?: unknown) => Promise<{ status: number; body: any }>;
@@ -60,7 +61,9 @@ export async function validateFix(replay: Replay, failure: SupportFailure, fix: 
   if (first.status !== 200) return { tested: true, result: 'failed', evidence: `${sent}: ${first.status} ${first.body?.code ?? ''} ${first.body?.error ?? ''}`.trim() };
   if (failure.kind === 'scrape') {
     const md = first.body?.data?.markdown;
-    return { tested: true, result: 'success', evidence: `${sent}: 200${typeof md === 'string' ? `, markdown ${md.length} characters` : ''}` };
+    // An empty-content scrape is fixed only when the re-run has content.
+    const ok = !failure.document || (typeof md === 'string' && md.length >= EMPTY_CHARS);
+    return { tested: true, result: ok ? 'success' : 'failed', evidence: `${sent}: 200${typeof md === 'string' ? `, markdown ${md.length} characters` : ''}` };
   }
   if (failure.kind === 'map') return { tested: true, result: 'success', evidence: `${sent}: 200, ${first.body?.links?.length ?? 0} links` };
   const id = first.body?.id;

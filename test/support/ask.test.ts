@@ -21,6 +21,7 @@ beforeAll(async () => {
     '/docs': page('Docs'),
     '/private/a': page('Private A'),
     '/private/b': page('Private B'),
+    '/app': '<html><head><title>App</title></head><body><div id="app"></div><script>setTimeout(() => { document.getElementById("app").innerHTML = "<h1>Rendered by script</h1><p>" + "This paragraph only exists once JavaScript ran. ".repeat(5) + "</p>"; }, 2500);</script></body></html>',
     '/robots.txt': { body: 'User-agent: *\nDisallow: /private\n', headers: { 'content-type': 'text/plain' } },
     '/slow': async () => {
       await Bun.sleep(2_500);
@@ -98,6 +99,19 @@ describe('POST /v2/support/ask', () => {
     expect(r.body.answer).toContain('without "minAge"');
     expect(r.body.fixParameters).toEqual({});
     expect(r.body.validation.tested).toBe(false);
+  });
+
+  test('js-needed: a page whose script fills it late scrapes empty; the fix waits in the browser', async () => {
+    const original = { url: site.url('/app'), formats: ['markdown'] };
+    const empty = await trawl.post('/v2/scrape', original, trawl.auth(a.key));
+    expect(empty.status).toBe(200);
+    expect(empty.body.data.markdown).not.toContain('Rendered by script');
+    const r = await ask(a.key, `${original.url} comes back empty`);
+    expect(r.body.fixParameters).toEqual({ waitFor: 5000 });
+    expect(r.body.validation.evidence).toContain('markdown');
+    await expectFixed(r, 'js-needed', original, '/v2/scrape', a.key);
+    const again = await trawl.post('/v2/scrape', { ...original, ...r.body.fixParameters }, trawl.auth(a.key));
+    expect(again.body.data.markdown).toContain('Rendered by script');
   });
 
   test('robots-blocked: a crawl kept out of /private; the fix ignores robots.txt', async () => {
