@@ -468,8 +468,8 @@ export interface SupportFailure {
   pageErrors?: { url: string; code?: string; error: string }[];
   /** Crawl: URLs robots.txt kept out. */
   robotsBlocked?: string[];
-  /** A scrape that answered but with (almost) no content: its status code and markdown length. */
-  document?: { statusCode: number; markdownChars: number };
+  /** A scrape that answered but with (almost) no content: its status code and content length (all outputs but the metadata, characters). */
+  document?: { statusCode: number; contentChars: number };
   /** When it failed, epoch ms. */
   at?: number;
 }

@@ -102,7 +102,7 @@ export async function askSupport(deps: AskDeps, teamId: string, question: string
     const code = failure.error
       ? `${failure.error.code || failure.error.status}: ${failure.error.message}`
       : failure.document
-        ? `almost no content (status ${failure.document.statusCode}, ${failure.document.markdownChars} characters of markdown)`
+        ? `almost no content (status ${failure.document.statusCode}, ${failure.document.contentChars} characters of content)`
         : `status ${failure.status}, ${failure.completed ?? 0} pages`;
     return {
       answer: `${what} ${failure.error ? 'failed with' : 'ended with'} ${code}\nClass: ${d.class}. ${d.answer}`,

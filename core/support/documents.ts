@@ -1,20 +1,20 @@
 /**
  * Single scrapes that "succeeded" with (almost) no content, as `POST /v2/support/ask` reads them
- * (issue 21): the caller team's documents of the last 24 hours whose markdown is under
- * `EMPTY_CHARS` characters, with a replayable request built from the scrape's record (its URL and
+ * (issue 21): the caller team's documents of the last 24 hours whose content (every output but
+ * the metadata, whatever the formats) is under `EMPTY_CHARS` characters, with a replayable request built from the scrape's record (its URL and
  * requested formats). Zero data retention scrapes store no document, so they never appear.
  */
 import type { Queryable } from '../db/client.ts';
 import type { SupportFailure } from '../plugin.ts';
 
-/** Markdown shorter than this, characters, counts as empty content. */
+/** Content shorter than this, characters, counts as empty. */
 export const EMPTY_CHARS = 40;
 
 /** The team's near-empty single scrapes, newest first (all, or the one with `id`, or those of `url`). */
 export async function emptyScrapes(db: Queryable, teamId: string, filter: { id?: string; url?: string } = {}, limit = 5): Promise<SupportFailure[]> {
   const rows = await db.query<Record<string, any>>(
     `select d.id, d.url, d.source_url, d.status_code, d.created_at, r.options -> 'formats' as formats,
-            length((d.body::jsonb) ->> 'markdown') as md_chars
+            (select sum(length(e.value)) from jsonb_each_text(d.body::jsonb) e where e.key <> 'metadata') as content_chars
        from documents d left join scrape_records r on r.id = d.id and r.team_id = d.team_id
       where d.team_id = $1 and d.job_id is null and d.created_at > now() - interval '24 hours'
         and ($2::text is null or d.id = $2) and ($3::text is null or d.source_url = $3 or d.url = $3 or d.url = rtrim($3, '/'))
@@ -23,14 +23,14 @@ export async function emptyScrapes(db: Queryable, teamId: string, filter: { id?:
   );
   const out: SupportFailure[] = [];
   for (const r of rows) {
-    if (r.md_chars === null || Number(r.md_chars) >= EMPTY_CHARS) continue;
+    if (Number(r.content_chars ?? 0) >= EMPTY_CHARS) continue;
     const formats = Array.isArray(r.formats) ? r.formats.map((f: any) => (typeof f === 'object' && f && Object.keys(f).length === 1 ? f.type : f)) : undefined;
     out.push({
       id: r.id,
       kind: 'scrape',
       url: r.source_url,
       request: { url: r.source_url, ...(formats ? { formats } : {}) },
-      document: { statusCode: Number(r.status_code), markdownChars: Number(r.md_chars) },
+      document: { statusCode: Number(r.status_code), contentChars: Number(r.content_chars ?? 0) },
       at: new Date(r.created_at).getTime(),
     });
     if (out.length >= limit) break;

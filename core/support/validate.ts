@@ -27,6 +27,13 @@ export const VALIDATION_PAGES = 3;
 const MARGIN_MS = 3_000;
 
 const PATHS = { scrape: '/v2/scrape', crawl: '/v2/crawl', batch_scrape: '/v2/batch/scrape', map: '/v2/map' } as const;
+/** Characters of a document's outputs, its metadata aside. */
+function contentChars(doc: Record<string, unknown> | undefined): number {
+  let n = 0;
+  for (const [k, v] of Object.entries(doc ?? {})) if (k !== 'metadata' && v != null) n += typeof v === 'string' ? v.length : JSON.stringify(v).length;
+  return n;
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function settle(replay: Replay, path: string, id: string, until: number): Promise<{ status: number; body: any } | undefined> {
@@ -60,10 +67,10 @@ export async function validateFix(replay: Replay, failure: SupportFailure, fix: 
   if (!first) return { tested: true, result: 'inconclusive', evidence: `${sent}: no answer within the validation budget` };
   if (first.status !== 200) return { tested: true, result: 'failed', evidence: `${sent}: ${first.status} ${first.body?.code ?? ''} ${first.body?.error ?? ''}`.trim() };
   if (failure.kind === 'scrape') {
-    const md = first.body?.data?.markdown;
-    // An empty-content scrape is fixed only when the re-run has content.
-    const ok = !failure.document || (typeof md === 'string' && md.length >= EMPTY_CHARS);
-    return { tested: true, result: ok ? 'success' : 'failed', evidence: `${sent}: 200${typeof md === 'string' ? `, markdown ${md.length} characters` : ''}` };
+    // An empty-content scrape is fixed only when the re-run has content (outputs but the metadata).
+    const chars = contentChars(first.body?.data);
+    const ok = !failure.document || chars >= EMPTY_CHARS;
+    return { tested: true, result: ok ? 'success' : 'failed', evidence: `${sent}: 200, content ${chars} characters` };
   }
   if (failure.kind === 'map') return { tested: true, result: 'success', evidence: `${sent}: 200, ${first.body?.links?.length ?? 0} links` };
   const id = first.body?.id;

@@ -22,7 +22,7 @@ export default defineSupport({
       confidence: 'medium',
       fixParameters: { waitFor },
       validate: true,
-      answer: `The page answered ${doc.statusCode} but gave only ${doc.markdownChars} characters of markdown: its content is most likely built by JavaScript, which a plain fetch does not run. Add "waitFor": ${waitFor} (ms) so the browser waits for it (at most half of "timeout"; raise "timeout" to wait longer), or a "wait" action for a selector.`,
+      answer: `The page answered ${doc.statusCode} but gave only ${doc.contentChars} characters of content: its content is most likely built by JavaScript, which a plain fetch does not run. Add "waitFor": ${waitFor} (ms) so the browser waits for it (at most half of "timeout"; raise "timeout" to wait longer), or a "wait" action for a selector.`,
     };
   },
 });

@@ -2,7 +2,7 @@
 import plugin from '../../../plugins/support/js-needed.ts';
 import { testSupport } from '../suites/support.ts';
 
-const empty = (request: Record<string, unknown>, statusCode = 200) => ({ id: 's', kind: 'scrape' as const, url: 'http://127.0.0.1/app', request: { url: 'http://127.0.0.1/app', ...request }, document: { statusCode, markdownChars: 3 } });
+const empty = (request: Record<string, unknown>, statusCode = 200) => ({ id: 's', kind: 'scrape' as const, url: 'http://127.0.0.1/app', request: { url: 'http://127.0.0.1/app', ...request }, document: { statusCode, contentChars: 3 } });
 
 testSupport(plugin, [
   { name: 'an empty 200 page: wait for the browser', failure: empty({}), expect: { fixParameters: { waitFor: 5000 }, validate: true, confidence: 'medium' } },
