@@ -66,6 +66,7 @@ export const BUILTIN_PLUGINS: Table = {
     'robots-blocked': () => import('../plugins/support/robots-blocked.ts'),
     'invalid-pattern': () => import('../plugins/support/invalid-pattern.ts'),
     'include-paths': () => import('../plugins/support/include-paths.ts'),
+    'anti-bot': () => import('../plugins/support/anti-bot.ts'),
     'js-needed': () => import('../plugins/support/js-needed.ts'),
   },
   'threat-list': {

@@ -1,5 +1,6 @@
 /**
- * Single scrapes that "succeeded" with (almost) no content, as `POST /v2/support/ask` reads them
+ * Single scrapes that "succeeded" with (almost) no content or with a refusing target status
+ * (401, 403, 429, 503), as `POST /v2/support/ask` reads them
  * (issue 21): the caller team's documents of the last 24 hours whose content (every output but
  * the metadata, whatever the formats) is under `EMPTY_CHARS` characters, with a replayable request built from the scrape's record (its URL and
  * requested formats). Zero data retention scrapes store no document, so they never appear.
@@ -9,8 +10,10 @@ import type { SupportFailure } from '../plugin.ts';
 
 /** Content shorter than this, characters, counts as empty. */
 export const EMPTY_CHARS = 40;
+/** Target statuses of a scrape that was most likely turned away (core/pipeline/proxy.ts `looksBlocked`). */
+export const BLOCKED_STATUS: ReadonlySet<number> = new Set([401, 403, 429, 503]);
 
-/** The team's near-empty single scrapes, newest first (all, or the one with `id`, or those of `url`). */
+/** The team's near-empty or turned-away single scrapes, newest first (all, or the one with `id`, or those of `url`). */
 export async function emptyScrapes(db: Queryable, teamId: string, filter: { id?: string; url?: string } = {}, limit = 5): Promise<SupportFailure[]> {
   const rows = await db.query<Record<string, any>>(
     `select d.id, d.url, d.source_url, d.status_code, d.created_at, r.options -> 'formats' as formats,
@@ -23,7 +26,7 @@ export async function emptyScrapes(db: Queryable, teamId: string, filter: { id?:
   );
   const out: SupportFailure[] = [];
   for (const r of rows) {
-    if (Number(r.content_chars ?? 0) >= EMPTY_CHARS) continue;
+    if (Number(r.content_chars ?? 0) >= EMPTY_CHARS && !BLOCKED_STATUS.has(Number(r.status_code))) continue;
     const formats = Array.isArray(r.formats) ? r.formats.map((f: any) => (typeof f === 'object' && f && Object.keys(f).length === 1 ? f.type : f)) : undefined;
     out.push({
       id: r.id,

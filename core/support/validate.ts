@@ -68,9 +68,11 @@ export async function validateFix(replay: Replay, failure: SupportFailure, fix: 
   if (first.status !== 200) return { tested: true, result: 'failed', evidence: `${sent}: ${first.status} ${first.body?.code ?? ''} ${first.body?.error ?? ''}`.trim() };
   if (failure.kind === 'scrape') {
     // An empty-content scrape is fixed only when the re-run has content (outputs but the metadata).
+    // A turned-away scrape is fixed only when the target answers below 400 in the re-run.
     const chars = contentChars(first.body?.data);
-    const ok = !failure.document || chars >= EMPTY_CHARS;
-    return { tested: true, result: ok ? 'success' : 'failed', evidence: `${sent}: 200, content ${chars} characters` };
+    const target = Number(first.body?.data?.metadata?.statusCode ?? 200);
+    const ok = !failure.document || (chars >= EMPTY_CHARS && target < 400);
+    return { tested: true, result: ok ? 'success' : 'failed', evidence: `${sent}: 200, target status ${target}, content ${chars} characters` };
   }
   if (failure.kind === 'map') return { tested: true, result: 'success', evidence: `${sent}: 200, ${first.body?.links?.length ?? 0} links` };
   const id = first.body?.id;
