@@ -3,7 +3,8 @@
  * (tinyproxy's Via header, as test/scrape-options/proxy.test.ts); a scrape with `proxy: "basic"` (no
  * basic proxy: direct) is turned away; ask names the class, the fix `proxy: "enhanced"` goes through
  * tinyproxy and the re-run gets the page. UNSAFE_TARGET: with only 10.0.0.5 allowed, a loopback target
- * is refused and ask points at TRAWL_ALLOW_PRIVATE_TARGETS, with no re-run.
+ * is refused and ask points at TRAWL_ALLOW_PRIVATE_TARGETS, with no re-run. 429: a key over its
+ * per-minute limit; another key of the team asks and gets the Retry-After wait.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { startAccountsTrawl, type AccountsTrawl } from '../accounts/helpers.ts';
@@ -26,7 +27,7 @@ beforeAll(async () => {
   });
   proxy = await startTinyproxy();
   trawl = await startAccountsTrawl({ TRAWL_PROXY_ENHANCED: proxy.url });
-  strict = await startAccountsTrawl({ TRAWL_ALLOW_PRIVATE_TARGETS: '10.0.0.5' });
+  strict = await startAccountsTrawl({ TRAWL_ALLOW_PRIVATE_TARGETS: '10.0.0.5', TRAWL_KEY_RATE_LIMIT_PER_MINUTE: '3' });
 }, 120_000);
 afterAll(async () => {
   await trawl?.stop();
@@ -60,6 +61,19 @@ describe('POST /v2/support/ask with proxies and the SSRF guard', () => {
     expect(r.body.answer).toContain('Class: unsafe-target.');
     expect(r.body.answer).toContain('TRAWL_ALLOW_PRIVATE_TARGETS');
     expect(r.body.confidence).toBe('high');
+    expect(r.body.fixParameters).toEqual({});
+    expect(r.body.validation.tested).toBe(false);
+  });
+
+  test('rate-limit: a key over its limit gets 429; ask names the wait, no parameter fix', async () => {
+    const first = await strict.key();
+    const second = await strict.key({ team: first.team });
+    let last = 0;
+    for (let i = 0; i < 4; i++) last = (await strict.post('/v2/scrape', { url: 'http://10.0.0.5:9/x' }, strict.auth(first.key))).status;
+    expect(last).toBe(429);
+    const r = await strict.post('/v2/support/ask', { question: 'why 429?' }, strict.auth(second.key));
+    expect(r.body.answer).toContain('Class: rate-limit.');
+    expect(r.body.answer).toMatch(/Wait \d+ s \(Retry-After\)/);
     expect(r.body.fixParameters).toEqual({});
     expect(r.body.validation.tested).toBe(false);
   });
