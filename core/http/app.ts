@@ -60,9 +60,9 @@ export function createApp(services: Services) {
     // content type for the OpenAPI document (which ignores function parsers).
     // (Elysia's types take no string here; its runtime does, as for route-level `parse`.)
     .on({ as: 'global' }, 'parse', [readBody, 'application/json'] as never)
-    .onError(async ({ code, error, request, body }) => {
+    .onError(async ({ code, error, request, body, set }) => {
       const e = toTrawlError(code, error, log.child({ method: request.method, path: new URL(request.url).pathname }));
-      await keepFailure(services.db, services.config, request, body, e, log); // for POST /v2/support/ask
+      await keepFailure(services.db, services.config, request, body, e, log, String(set.headers['x-request-id'] ?? '')); // for POST /v2/support/ask
       return errorResponse(e);
     })
     .use(docsRoutes())

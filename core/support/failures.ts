@@ -16,6 +16,10 @@ import type { SupportFailure } from '../plugin.ts';
 
 /** Most failures kept per team (older ones go first). */
 export const KEEP_PER_TEAM = 200;
+/** At most one 429 kept per team in this time, ms: a flood of refused requests costs no database writes. */
+export const RATE_LIMITED_EVERY_MS = 10_000;
+const lastRateLimited = new Map<string, number>();
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Endpoint kinds whose failures are kept, by request path. */
 const KINDS: Record<string, 'scrape' | 'crawl' | 'batch_scrape' | 'map'> = {
@@ -31,7 +35,10 @@ const KINDS: Record<string, 'scrape' | 'crawl' | 'batch_scrape' | 'map'> = {
 
 /**
  * Keeps a failed POST to a job endpoint (scrape, crawl, batch, map) for its team. Unauthenticated,
- * keyless, zero-data-retention and lockdown requests are skipped. Never throws.
+ * keyless, zero-data-retention and lockdown requests are skipped; 429s are kept at most once per team
+ * per `RATE_LIMITED_EVERY_MS`. Never throws.
+ * @param requestId the response's `x-request-id`: the kept failure's id when it is a UUID, so the
+ *   caller can name it in a question
  * @param body the parsed request body (undefined when the body itself failed)
  */
 export async function keepFailure(
@@ -41,6 +48,7 @@ export async function keepFailure(
   body: unknown,
   error: TrawlError,
   log: { warn(obj: object, msg: string): void },
+  requestId?: string,
 ): Promise<void> {
   try {
     const kind = request.method === 'POST' ? KINDS[new URL(request.url).pathname] : undefined;
@@ -50,9 +58,16 @@ export async function keepFailure(
     if (keepsNoData({ zeroDataRetention: b.zeroDataRetention === true, lockdown: b.lockdown === true })) return;
     const principal = await authenticate(db, config, bearerKey(request.headers.get('authorization')), false).catch(() => undefined);
     if (!principal || principal.keyless) return;
+    if (error.status === 429) {
+      const now = Date.now();
+      if (now - (lastRateLimited.get(principal.teamId) ?? 0) < RATE_LIMITED_EVERY_MS) return;
+      if (lastRateLimited.size > 10_000) lastRateLimited.clear();
+      lastRateLimited.set(principal.teamId, now);
+    }
     const url = typeof b.url === 'string' ? b.url.slice(0, 4096) : null;
-    await db.query(`insert into support_failures (id, team_id, kind, url, request, error, status) values ($1, $2, $3, $4, $5, $6, $7)`, [
-      newId(), principal.teamId, kind, url, b, error.toJSON(), error.status,
+    const id = requestId && UUID.test(requestId) ? requestId.toLowerCase() : newId();
+    await db.query(`insert into support_failures (id, team_id, kind, url, request, error, status) values ($1, $2, $3, $4, $5, $6, $7) on conflict (id) do nothing`, [
+      id, principal.teamId, kind, url, b, error.toJSON(), error.status,
     ]);
     await db.query(
       `delete from support_failures where team_id = $1 and (created_at < now() - interval '24 hours'

@@ -65,9 +65,13 @@ async function expectFixed(r: Ask, cls: string, original: Record<string, unknown
 describe('POST /v2/support/ask', () => {
   test('timeout: a slow page; the fix raises the timeout and the re-run succeeds', async () => {
     const original = { url: site.url('/slow'), timeout: 1000 };
-    expect((await trawl.post('/v2/scrape', original, trawl.auth(a.key))).status).toBe(408);
+    const failed = await trawl.post('/v2/scrape', original, trawl.auth(a.key));
+    expect(failed.status).toBe(408);
     const r = await ask(a.key, `Why did my scrape of ${original.url} fail?`);
     expect(r.body.confidence).toBe('high');
+    // The failed response's x-request-id names it too.
+    const byId = await ask(a.key, `What went wrong with request ${failed.headers.get('x-request-id')}?`);
+    expect(byId.body.answer).toContain('Class: timeout.');
     expect(r.body.fixParameters.timeout).toBeGreaterThan(2_500);
     await expectFixed(r, 'timeout', original, '/v2/scrape', a.key);
   });
