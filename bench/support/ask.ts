@@ -9,7 +9,7 @@ import { startAccountsTrawl } from '../../test/accounts/helpers.ts';
 import { serveFixtures } from '../../test/helpers/fixture-site.ts';
 
 const N = Number(process.argv[2] ?? 40);
-const site = serveFixtures({ '/page': '<html><head><title>P</title></head><body><h1>Page</h1><p>Some text.</p></body></html>' });
+const site = serveFixtures({ '/page': '<html><head><title>P</title></head><body><h1>Page</h1><p>Some text about this page, long enough to count as content.</p></body></html>' });
 const trawl = await startAccountsTrawl();
 const limited = await trawl.key({ formats: ['markdown'] });
 
