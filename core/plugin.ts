@@ -507,11 +507,54 @@ export function defineSearchProvider(plugin: Omit<SearchProviderPlugin, 'kind'>)
   return { kind: 'search-provider', ...plugin };
 }
 
+/**
+ * A failed request or job as support plugins see it (core/support, POST /v2/support/ask): always the
+ * caller team's own, never zero data retention work.
+ */
+export interface SupportFailure {
+  /** Job id (crawl, batch) or the kept failure's id (scrape, map and refused requests). */
+  id: string;
+  kind: 'scrape' | 'crawl' | 'batch_scrape' | 'map';
+  url?: string;
+  /** The request body as the caller sent it: `fixParameters` are merged into it unchanged. */
+  request: Record<string, unknown>;
+  /** The error the request or job ended with; absent for a job that "succeeded" badly (0 pages). */
+  error?: { code: string; message: string; status: number; headers?: Record<string, string> };
+  /** Crawl and batch: the status word, pages completed and the pages' errors (first few). */
+  status?: string;
+  completed?: number;
+  pageErrors?: { url: string; code?: string; error: string }[];
+  /** Crawl: URLs robots.txt kept out. */
+  robotsBlocked?: string[];
+  /** A scrape that answered but with (almost) no content: its status code and content length (all outputs but the metadata, characters). */
+  document?: { statusCode: number; contentChars: number };
+  /** When it failed, epoch ms. */
+  at?: number;
+}
+
+/** What a support plugin concludes about a failure. */
+export interface SupportDiagnosis {
+  /** The failure class (the plugin's name). */
+  class: string;
+  /** high: an error code establishes the class; medium: inferred from statuses or content; low: a guess. */
+  confidence: 'high' | 'medium' | 'low';
+  /** What happened and what the fix does, in a few sentences. */
+  answer: string;
+  /** Parameters to merge into the original request body, unchanged; `{}` when no parameter fixes it. */
+  fixParameters: Record<string, unknown>;
+  /** Whether re-running with the fix can show it works (false when the fix is the operator's, or a wait). */
+  validate: boolean;
+}
+
+/**
+ * A diagnosis rule for one failure class (issue 21). The service tries the registered plugins in
+ * order; the first that recognises the failure answers.
+ */
 export interface SupportPlugin {
   kind: 'support';
   name: string;
-  configured(config: ResolvedConfig): boolean;
-  handle(request: Record<string, unknown>, ctx: PluginContext & { teamId: string }): Promise<Record<string, unknown>>;
+  /** The diagnosis, or undefined when the failure is not of this plugin's class. Must not throw. */
+  diagnose(failure: SupportFailure, ctx: PluginContext): SupportDiagnosis | undefined | Promise<SupportDiagnosis | undefined>;
 }
 
 export function defineSupport(plugin: Omit<SupportPlugin, 'kind'>): SupportPlugin {

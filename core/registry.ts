@@ -60,7 +60,20 @@ export const BUILTIN_PLUGINS: Table = {
     google: () => import('../plugins/search/google.ts'),
     local: () => import('../plugins/search/local.ts'),
   },
-  support: {},
+  support: {
+    // First diagnosis wins: error-code classes before the ones inferred from job results.
+    timeout: () => import('../plugins/support/timeout.ts'),
+    'cache-miss': () => import('../plugins/support/cache-miss.ts'),
+    'key-restriction': () => import('../plugins/support/key-restriction.ts'),
+    credits: () => import('../plugins/support/credits.ts'),
+    'rate-limit': () => import('../plugins/support/rate-limit.ts'),
+    'unsafe-target': () => import('../plugins/support/unsafe-target.ts'),
+    'robots-blocked': () => import('../plugins/support/robots-blocked.ts'),
+    'invalid-pattern': () => import('../plugins/support/invalid-pattern.ts'),
+    'include-paths': () => import('../plugins/support/include-paths.ts'),
+    'anti-bot': () => import('../plugins/support/anti-bot.ts'),
+    'js-needed': () => import('../plugins/support/js-needed.ts'),
+  },
   'threat-list': {
     'local-file': () => import('../plugins/threat-list/local-file.ts'),
   },

@@ -21,6 +21,8 @@ import { wsRoutes } from './routes/ws.ts';
 import { searchRoutes } from './routes/search.ts';
 import { interactRoutes } from './routes/interact.ts';
 import { parseRoutes } from './routes/parse.ts';
+import { supportRoutes } from './routes/support.ts';
+import { keepFailure } from '../support/failures.ts';
 import { PARSE_MAX_BODY_BYTES } from './models/parse.ts';
 import { newId } from '../ids.ts';
 import { TrawlError } from '../errors.ts';
@@ -41,7 +43,10 @@ export function createApp(services: Services) {
   // (POST /v2/parse) have their own, larger limit, which that route checks itself.
   const readBody = ({ request }: { request: Request }, contentType: string) =>
     new URL(request.url).pathname === PARSE_PATH ? null : readJsonBody(request, contentType, maxBody);
-  return new Elysia({ name: 'trawl', serve: { maxRequestBodySize: Math.max(maxBody, PARSE_MAX_BODY_BYTES) * 2 } })
+  // The support routes reach this app in-process (its OpenAPI document, validation re-runs).
+  let self: { handle(request: Request): Promise<Response> } | undefined;
+  const handle = (request: Request) => self!.handle(request);
+  const app = new Elysia({ name: 'trawl', serve: { maxRequestBodySize: Math.max(maxBody, PARSE_MAX_BODY_BYTES) * 2 } })
     .onRequest(({ request, set }) => {
       const id = request.headers.get('x-request-id') ?? newId();
       set.headers['x-request-id'] = id;
@@ -55,8 +60,9 @@ export function createApp(services: Services) {
     // content type for the OpenAPI document (which ignores function parsers).
     // (Elysia's types take no string here; its runtime does, as for route-level `parse`.)
     .on({ as: 'global' }, 'parse', [readBody, 'application/json'] as never)
-    .onError(({ code, error, request }) => {
+    .onError(async ({ code, error, request, body, set }) => {
       const e = toTrawlError(code, error, log.child({ method: request.method, path: new URL(request.url).pathname }));
+      await keepFailure(services.db, services.config, request, body, e, log, String(set.headers['x-request-id'] ?? '')); // for POST /v2/support/ask
       return errorResponse(e);
     })
     .use(docsRoutes())
@@ -70,7 +76,10 @@ export function createApp(services: Services) {
     .use(wsRoutes(services))
     .use(searchRoutes(services))
     .use(interactRoutes(services))
-    .use(parseRoutes(services));
+    .use(parseRoutes(services))
+    .use(supportRoutes(services, handle));
+  self = app;
+  return app;
 }
 
 export type TrawlApp = ReturnType<typeof createApp>;

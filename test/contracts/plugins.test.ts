@@ -93,7 +93,7 @@ describe('formats', () => {
 });
 
 describe('every registered plugin has its contract cases', () => {
-  const folders = { format: 'formats', parser: 'parsers', engine: 'engines', 'search-provider': 'search-providers' } as const;
+  const folders = { format: 'formats', parser: 'parsers', engine: 'engines', 'search-provider': 'search-providers', support: 'support' } as const;
   const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
   for (const [kind, folder] of Object.entries(folders) as [keyof typeof folders, string][]) {
     test(`${kind}: test/contracts/${folder}/<name>.test.ts runs the ${kind} suite`, () => {
