@@ -43,3 +43,23 @@ export async function withDeadline<T>(ms: number, parent: AbortSignal | undefine
     timeout.dispose();
   }
 }
+
+/**
+ * Resolves after `ms`, or rejects with the signal's reason when it aborts first (the timer is then
+ * cleared, so nothing keeps running).
+ * @throws the abort reason of `signal`
+ */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

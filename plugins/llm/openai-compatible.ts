@@ -17,7 +17,8 @@ import type { ModelSettings } from '../../core/config.ts';
 import type { Logger } from '../../core/log.ts';
 import { TrawlError } from '../../core/errors.ts';
 import { defineModelProvider, type ModelClient, type ModelCompletion, type ModelMessage, type ModelOutputFormat, type ModelRequest } from '../../core/plugin.ts';
-import { backoffMs, retryableStatus, retryAfterMs, sleep } from './retry.ts';
+import { backoffMs, retryableStatus, retryAfterMs } from './retry.ts';
+import { sleep } from '../../core/net/deadline.ts';
 import { StructuredOutput, structuredRequest, type OutputMeans } from './structured-output.ts';
 
 const NAME = 'openai-compatible';

@@ -11,7 +11,8 @@ import { TrawlError } from '../../../core/errors.ts';
 import type { Action } from '../../../core/scrape/actions.ts';
 import type { ActionResults } from '../../../core/plugin.ts';
 import { pdfToBlob, screenshotToBlob } from './capture.ts';
-import { settle, sleep } from './wait.ts';
+import { settle } from './wait.ts';
+import { sleep } from '../../../core/net/deadline.ts';
 
 /** Longest a `wait` for a selector may take, ms. */
 export const SELECTOR_WAIT_MAX_MS = 30_000;

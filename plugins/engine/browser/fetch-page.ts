@@ -21,7 +21,8 @@ import { preparePage, type PageState } from './page-setup.ts';
 import { captureProfile, restoreProfile, trackOrigins } from './profile-state.ts';
 import type { BrowserPool, Lease } from './pool.ts';
 import { validateActions } from './validate.ts';
-import { SMART_WAIT_MAX_MS, sleep, smartWait } from './wait.ts';
+import { SMART_WAIT_MAX_MS, smartWait } from './wait.ts';
+import { sleep } from '../../../core/net/deadline.ts';
 
 export interface BrowserFetchOptions {
   /** Resolver for the SSRF guard (default: the system resolver). */

@@ -17,7 +17,8 @@ import { preparePage, type PageState } from './page-setup.ts';
 import type { BrowserPool, Lease } from './pool.ts';
 import { captureProfile, restoreProfile, trackOrigins } from './profile-state.ts';
 import { validateActions } from './validate.ts';
-import { SMART_WAIT_MAX_MS, sleep, smartWait } from './wait.ts';
+import { SMART_WAIT_MAX_MS, smartWait } from './wait.ts';
+import { sleep } from '../../../core/net/deadline.ts';
 
 /** Actions replayed when a session opens. */
 const REPLAYED = new Set<Action['type']>(['wait', 'click', 'write', 'press', 'scroll', 'executeJavascript']);

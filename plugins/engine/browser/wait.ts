@@ -6,6 +6,7 @@
  * may start loading (click, scroll, press).
  */
 import type { Page } from 'puppeteer-core';
+import { sleep } from '../../../core/net/deadline.ts';
 
 /** Longest smart wait before capture, ms. */
 export const SMART_WAIT_MAX_MS = 7_000;
@@ -47,18 +48,3 @@ export async function settle(page: Page, capMs = 2_000): Promise<void> {
   if (left > 0) await page.waitForNetworkIdle({ idleTime: 250, concurrency: 0, timeout: left }).catch(() => undefined);
 }
 
-/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}

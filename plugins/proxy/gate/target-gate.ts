@@ -17,7 +17,7 @@ import { TrawlError } from '../../../core/errors.ts';
 import type { Logger } from '../../../core/log.ts';
 import { createCheckedResolver, connectChecked, bareHost, type CheckedResolver } from '../../../core/net/checked-connect.ts';
 import type { Lookup, TargetPolicy } from '../../../core/net/target-policy.ts';
-import { HOP_HEADERS, pipeWithClosingHead } from '../socks/bridge.ts';
+import { HOP_HEADERS, pipeWithClosingHead, spliceConnect } from '../socks/bridge.ts';
 import { openUpstream, proxyAuthorization, tunnelThrough } from './upstream.ts';
 
 const MAX_HEAD_BYTES = 64 * 1024;
@@ -185,11 +185,7 @@ export class TargetGate {
     socket.once('close', () => client.end());
 
     if (connect) {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (early.length) client.write(early);
-      if (rest.length) socket.write(rest);
-      client.pipe(socket);
-      socket.pipe(client);
+      spliceConnect(client, socket, early, rest);
     } else {
       // To the site: origin form; to an upstream proxy: absolute form with the route's credentials.
       const requestTarget = settings.proxy ? url!.href : `${url!.pathname}${url!.search}`;

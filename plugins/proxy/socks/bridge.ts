@@ -133,11 +133,7 @@ async function route(client: net.Socket, head: string, rest: Buffer): Promise<vo
   client.on('close', () => socket.destroy());
   socket.on('close', () => client.end());
   if (forwardHead === undefined) {
-    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-    if (early.length) client.write(early);
-    if (rest.length) socket.write(rest);
-    client.pipe(socket);
-    socket.pipe(client);
+    spliceConnect(client, socket, early, rest);
   } else {
     socket.write(forwardHead);
     if (rest.length) socket.write(rest);
@@ -145,6 +141,19 @@ async function route(client: net.Socket, head: string, rest: Buffer): Promise<vo
     pipeWithClosingHead(socket, client, early);
   }
   client.resume();
+}
+
+/**
+ * Answers a CONNECT with 200 and splices the client and the tunnel both ways, first passing on what
+ * each side sent early (`early`: read from the tunnel; `rest`: read from the client after its head).
+ * Also used by the guarding proxy (plugins/proxy/gate).
+ */
+export function spliceConnect(client: net.Socket, socket: net.Socket, early: Buffer, rest: Buffer): void {
+  client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+  if (early.length) client.write(early);
+  if (rest.length) socket.write(rest);
+  client.pipe(socket);
+  socket.pipe(client);
 }
 
 /**
