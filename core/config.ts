@@ -32,6 +32,8 @@ export const TrawlConfigSchema = Type.Object({
   TRAWL_DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
   TRAWL_PUBLIC_URL: Type.Optional(Url),
   TRAWL_AUTH: Type.Optional(Type.Union([Type.Literal('keys'), Type.Literal('off')])),
+  /** `on`, `off`, or a token of 16+ characters that scrapers send as Bearer (issue 24: /metrics). */
+  TRAWL_METRICS: Type.Optional(Type.Union([Type.Literal('on'), Type.Literal('off'), Type.String({ minLength: 16, pattern: '^\\S+$' })])),
   TRAWL_ALLOW_PRIVATE_TARGETS: Type.Optional(
     Type.Union([Bool, Type.String({ pattern: '^\\s*[0-9a-fA-F:.\\[\\]]+(/\\d{1,3})?\\s*(,\\s*[0-9a-fA-F:.\\[\\]]+(/\\d{1,3})?\\s*)*$' })]),
   ),
@@ -104,6 +106,11 @@ export interface ResolvedConfig {
   /** Absolute path of the data directory (embedded Postgres, blobs, browser profiles). */
   dataDir: string;
   auth: 'keys' | 'off';
+  /**
+   * Who may read `/metrics`: `open` (anyone), `off` (404) or `token` (`Authorization: Bearer <token>`).
+   * Default when TRAWL_METRICS is unset: open when HOST is a loopback address, else off.
+   */
+  metrics: { access: 'open' | 'off' | 'token'; token?: string };
   /**
    * What the SSRF guard allows (core/net/target-policy.ts): `TRAWL_ALLOW_PRIVATE_TARGETS=true` turns it
    * off; a list of addresses/CIDR blocks keeps it on with these exceptions; `TRAWL_DNS_SERVERS` names
@@ -333,6 +340,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisPrefix: c.TRAWL_REDIS_PREFIX ?? 'trawl',
     dataDir: resolve(cwd, c.TRAWL_DATA_DIR ?? './data'),
     auth: c.TRAWL_AUTH ?? 'keys',
+    metrics: resolveMetrics(c.TRAWL_METRICS, c.HOST ?? '0.0.0.0'),
     targets: resolveTargets(c.TRAWL_ALLOW_PRIVATE_TARGETS, c.TRAWL_DNS_SERVERS),
     threatListFile: c.TRAWL_THREAT_LIST_FILE ? resolve(cwd, c.TRAWL_THREAT_LIST_FILE) : undefined,
     chromiumPath: c.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -392,6 +400,14 @@ function deepFreeze<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
+}
+
+/** TRAWL_METRICS → who may read /metrics (unset: open on a loopback HOST only). */
+function resolveMetrics(value: string | undefined, host: string): ResolvedConfig['metrics'] {
+  if (value === 'on') return { access: 'open' };
+  if (value === 'off') return { access: 'off' };
+  if (value) return { access: 'token', token: value };
+  return { access: /^(127\.|::1$|\[::1\]$|localhost$)/.test(host) ? 'open' : 'off' };
 }
 
 /** Environment for child processes Trawl starts itself (Chromium): the process env, read here only. */

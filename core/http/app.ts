@@ -10,6 +10,7 @@ import { isProduction } from 'elysia/error';
 import type { Services } from '../services.ts';
 import { errorResponse, toTrawlError } from './errors.ts';
 import { healthRoutes } from './routes/health.ts';
+import { metricsRoutes } from './routes/metrics.ts';
 import { scrapeRoutes } from './routes/scrape.ts';
 import { blobRoutes } from './routes/blobs.ts';
 import { docsRoutes } from './routes/docs.ts';
@@ -59,6 +60,7 @@ export function createApp(services: Services) {
       const e = toTrawlError(code, error, log.child({ method: request.method, path: new URL(request.url).pathname }));
       return errorResponse(e);
     })
+    .use(metricsRoutes(services))
     .use(docsRoutes())
     .use(healthRoutes(services))
     .use(scrapeRoutes(services))
