@@ -39,6 +39,10 @@ export const TrawlConfigSchema = Type.Object({
   ),
   TRAWL_DNS_SERVERS: Type.Optional(Type.String()),
   TRAWL_ADMIN_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  TRAWL_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  FIRECRAWL_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  TRAWL_API_URL: Type.Optional(Url),
+  FIRECRAWL_API_URL: Type.Optional(Url),
   TRAWL_THREAT_LIST_FILE: Type.Optional(Type.String({ minLength: 1 })),
   CHROMIUM_PATH: Type.Optional(Type.String({ minLength: 1 })),
   TRAWL_LOG_LEVEL: Type.Optional(
@@ -139,6 +143,12 @@ export interface ResolvedConfig {
   browserPoolSize: number;
   /** Admin key `trawl keys|teams ... --server <url>` sends (TRAWL_ADMIN_KEY): kept off the command line, where `ps` shows it. */
   adminKey?: string;
+  /**
+   * What `trawl mcp` (and the CLI) call as a client: `apiUrl` a Trawl server (TRAWL_API_URL, or
+   * FIRECRAWL_API_URL as firecrawl-mcp's clients set it; unset: Trawl in-process on the data dir),
+   * `apiKey` the key sent (TRAWL_API_KEY or FIRECRAWL_API_KEY).
+   */
+  client: { apiUrl?: string; apiKey?: string };
   /** Largest response body the fetch engine reads, in bytes. */
   maxFetchBytes: number;
   /** Largest request body the API accepts, in bytes (compat.md §1.1: 10 MB). */
@@ -349,6 +359,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     contentThreads: Math.max(0, Math.min(16, int(c.TRAWL_CONTENT_THREADS, Math.max(1, Math.min(4, availableParallelism() - 2))))),
     browserPoolSize: Math.max(1, int(c.TRAWL_BROWSER_POOL_SIZE, 2)),
     adminKey: c.TRAWL_ADMIN_KEY,
+    client: { apiUrl: (c.TRAWL_API_URL ?? c.FIRECRAWL_API_URL)?.replace(/\/+$/, ''), apiKey: c.TRAWL_API_KEY ?? c.FIRECRAWL_API_KEY },
     maxFetchBytes: int(c.TRAWL_MAX_FETCH_BYTES, 50 * 1024 * 1024),
     maxBodyBytes: int(c.TRAWL_MAX_BODY_BYTES, 10 * 1024 * 1024),
     proxies: {

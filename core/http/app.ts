@@ -11,6 +11,7 @@ import type { Services } from '../services.ts';
 import { errorResponse, toTrawlError } from './errors.ts';
 import { healthRoutes } from './routes/health.ts';
 import { metricsRoutes } from './routes/metrics.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 import { scrapeRoutes } from './routes/scrape.ts';
 import { blobRoutes } from './routes/blobs.ts';
 import { docsRoutes } from './routes/docs.ts';
@@ -42,7 +43,7 @@ export function createApp(services: Services) {
   // (POST /v2/parse) have their own, larger limit, which that route checks itself.
   const readBody = ({ request }: { request: Request }, contentType: string) =>
     new URL(request.url).pathname === PARSE_PATH ? null : readJsonBody(request, contentType, maxBody);
-  return new Elysia({ name: 'trawl', serve: { maxRequestBodySize: Math.max(maxBody, PARSE_MAX_BODY_BYTES) * 2 } })
+  const app = new Elysia({ name: 'trawl', serve: { maxRequestBodySize: Math.max(maxBody, PARSE_MAX_BODY_BYTES) * 2 } })
     .onRequest(({ request, set }) => {
       const id = request.headers.get('x-request-id') ?? newId();
       set.headers['x-request-id'] = id;
@@ -72,7 +73,9 @@ export function createApp(services: Services) {
     .use(wsRoutes(services))
     .use(searchRoutes(services))
     .use(interactRoutes(services))
-    .use(parseRoutes(services));
+    .use(parseRoutes(services))
+    .use(mcpRoutes(services, (request: Request): Promise<Response> => app.handle(request)));
+  return app;
 }
 
 export type TrawlApp = ReturnType<typeof createApp>;
