@@ -31,30 +31,9 @@ export async function mcpMain(argv: string[], config: ResolvedConfig): Promise<n
   process.on('uncaughtException', (err) => log.error({ err }, 'uncaught exception'));
   enterProductionMode(); // before the HTTP framework is first imported
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-  const { apiCaller, createMcpServer } = await import('../core/mcp/server.ts');
-  const headers = new Headers(config.client.apiKey ? { authorization: `Bearer ${config.client.apiKey}` } : {});
-  let stop = async () => {};
-  let api;
-  if (config.client.apiUrl) {
-    api = apiCaller((req) => fetch(req), config.client.apiUrl, headers);
-  } else {
-    const { openServices, defaultBaseUrl } = await import('../core/services.ts');
-    const { startScrapeWorker } = await import('../core/jobs/scrape.ts');
-    const { startCrawlWorker } = await import('../core/jobs/crawl.ts');
-    const { startParseWorker } = await import('../core/jobs/parse.ts');
-    const { closeLimits } = await import('../core/limits/index.ts');
-    const { createApp } = await import('../core/http/app.ts');
-    const services = await openServices(config, log);
-    await startScrapeWorker(services);
-    await startCrawlWorker(services);
-    await startParseWorker(services);
-    const app = createApp(services);
-    api = apiCaller((req) => app.handle(req), defaultBaseUrl(config), headers);
-    stop = async () => {
-      await closeLimits(services);
-      await services.close();
-    };
-  }
+  const { createMcpServer } = await import('../core/mcp/server.ts');
+  const { openApi } = await import('./in-process.ts');
+  const { api, close } = await openApi(config, log, config.client.apiUrl, config.client.apiKey);
   const server = createMcpServer(api);
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
@@ -66,6 +45,6 @@ export async function mcpMain(argv: string[], config: ResolvedConfig): Promise<n
   log.info({ target: config.client.apiUrl ?? 'in-process' }, 'MCP server on stdio');
   await closed;
   await server.close().catch(() => {});
-  await stop();
+  await close();
   return 0;
 }
