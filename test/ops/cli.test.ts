@@ -97,6 +97,23 @@ describe('in-process', () => {
     expect(crawl.err).not.toContain('\x1b[');
   });
 
+  test('an interrupted in-process crawl resumes on the next run (the queue keeps its jobs)', async () => {
+    const out = tmp();
+    const env = baseEnv({ TRAWL_DATA_DIR: tmp() });
+    const args = ['crawl', slow.url('/'), '-o', out, '--limit', '8'];
+    const first = Bun.spawn([process.execPath, BIN, ...args], { env, stdout: 'pipe', stderr: 'pipe' });
+    const until = Date.now() + 60_000;
+    while (!existsSync(join(out, 'index.md')) && Date.now() < until) await Bun.sleep(50);
+    first.kill('SIGKILL');
+    await first.exited;
+    const before = readdirSync(out).filter((f) => f.endsWith('.md')).length;
+    expect(before).toBeLessThan(8);
+    const second = await trawl(args, env);
+    expect(second.err).toMatch(/Resuming crawl [\w-]+/);
+    expect(second.code).toBe(0);
+    expect(readdirSync(out).filter((f) => f.endsWith('.md')).length).toBe(8);
+  });
+
   test('progress bar in a pseudo-terminal', async () => {
     if (!Bun.which('script')) return;
     const out = tmp();

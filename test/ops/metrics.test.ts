@@ -70,6 +70,16 @@ describe('metrics on (loopback default)', () => {
     expect(after).toContain('trawl_browser_pool_browsers');
   });
 
+  test('a browser scrape shows the pool and its engine', async () => {
+    const before = (await trawl.get('/metrics')).text;
+    const res = await trawl.post('/v2/scrape', { url: site.url('/a'), formats: ['markdown', 'screenshot'] });
+    expect(res.status).toBe(200);
+    const after = (await trawl.get('/metrics')).text;
+    expect(sample(after, 'trawl_browser_launches_total') - sample(before, 'trawl_browser_launches_total')).toBeGreaterThanOrEqual(1);
+    expect(sample(after, 'trawl_browser_pool_browsers')).toBeGreaterThanOrEqual(1);
+    expect(sample(after, 'trawl_scrapes_total', { engine: 'browser', outcome: 'success' }) - sample(before, 'trawl_scrapes_total', { engine: 'browser', outcome: 'success' })).toBe(1);
+  });
+
   test('unknown paths count as "unmatched", errors with their status', async () => {
     const before = (await trawl.get('/metrics')).text;
     expect((await trawl.get('/no/such/path/123')).status).toBe(404);
