@@ -8,7 +8,7 @@ import { loadConfig, ConfigError, enterProductionMode } from '../core/config.ts'
 import { createLogger } from '../core/log.ts';
 import { VERSION } from '../core/version.ts';
 
-const USAGE = `Usage: trawl [serve|api|worker|scheduler|migrate|version|help]
+const USAGE = `Usage: trawl [serve|api|worker|scheduler|migrate|scrape|map|search|crawl|mcp|version|help]
 
   serve       API, worker and scheduler in one process (default)
   api         HTTP API only (needs DATABASE_URL and REDIS_URL to share work with workers)
@@ -17,6 +17,9 @@ const USAGE = `Usage: trawl [serve|api|worker|scheduler|migrate|version|help]
   migrate     apply database migrations and exit
   teams ...   create and list teams, set credits (trawl teams --help)
   keys ...    create, list, restrict and revoke API keys (trawl keys --help)
+  scrape URL  print a page as markdown (trawl scrape --help); also map URL, search QUERY
+  crawl URL   crawl into a directory with progress, resumable (trawl crawl --help)
+  mcp         MCP server on stdio with the firecrawl-mcp tools (trawl mcp --help)
   version     print the version
 
 Environment: PORT (3002), HOST, DATABASE_URL, REDIS_URL, TRAWL_DATA_DIR (./data), TRAWL_PUBLIC_URL,
@@ -41,6 +44,15 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     throw e;
+  }
+  if (['scrape', 'map', 'search', 'crawl'].includes(mode)) {
+    const { cliMain } = await import('./cli.ts');
+    return cliMain(mode, argv.slice(1), config);
+  }
+  if (mode === 'mcp') {
+    // Before the logger below: stdout carries only MCP messages, so mcp logs to stderr.
+    const { mcpMain } = await import('./mcp.ts');
+    return mcpMain(argv.slice(1), config);
   }
   const log = createLogger(config.logLevel, { mode });
   // A library bug that throws outside any request (a worker callback, a timer) must not take every

@@ -32,11 +32,17 @@ export const TrawlConfigSchema = Type.Object({
   TRAWL_DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
   TRAWL_PUBLIC_URL: Type.Optional(Url),
   TRAWL_AUTH: Type.Optional(Type.Union([Type.Literal('keys'), Type.Literal('off')])),
+  /** `on`, `off`, or a token of 16+ characters that scrapers send as Bearer (issue 24: /metrics). */
+  TRAWL_METRICS: Type.Optional(Type.Union([Type.Literal('on'), Type.Literal('off'), Type.String({ minLength: 16, pattern: '^\\S+$' })])),
   TRAWL_ALLOW_PRIVATE_TARGETS: Type.Optional(
     Type.Union([Bool, Type.String({ pattern: '^\\s*[0-9a-fA-F:.\\[\\]]+(/\\d{1,3})?\\s*(,\\s*[0-9a-fA-F:.\\[\\]]+(/\\d{1,3})?\\s*)*$' })]),
   ),
   TRAWL_DNS_SERVERS: Type.Optional(Type.String()),
   TRAWL_ADMIN_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  TRAWL_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  FIRECRAWL_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  TRAWL_API_URL: Type.Optional(Url),
+  FIRECRAWL_API_URL: Type.Optional(Url),
   TRAWL_THREAT_LIST_FILE: Type.Optional(Type.String({ minLength: 1 })),
   CHROMIUM_PATH: Type.Optional(Type.String({ minLength: 1 })),
   TRAWL_LOG_LEVEL: Type.Optional(
@@ -113,6 +119,11 @@ export interface ResolvedConfig {
   dataDir: string;
   auth: 'keys' | 'off';
   /**
+   * Who may read `/metrics`: `open` (anyone), `off` (404) or `token` (`Authorization: Bearer <token>`).
+   * Default when TRAWL_METRICS is unset: open when HOST is a loopback address, else off.
+   */
+  metrics: { access: 'open' | 'off' | 'token'; token?: string };
+  /**
    * What the SSRF guard allows (core/net/target-policy.ts): `TRAWL_ALLOW_PRIVATE_TARGETS=true` turns it
    * off; a list of addresses/CIDR blocks keeps it on with these exceptions; `TRAWL_DNS_SERVERS` names
    * the resolvers it uses.
@@ -140,6 +151,12 @@ export interface ResolvedConfig {
   browserPoolSize: number;
   /** Admin key `trawl keys|teams ... --server <url>` sends (TRAWL_ADMIN_KEY): kept off the command line, where `ps` shows it. */
   adminKey?: string;
+  /**
+   * What `trawl mcp` (and the CLI) call as a client: `apiUrl` a Trawl server (TRAWL_API_URL, or
+   * FIRECRAWL_API_URL as firecrawl-mcp's clients set it; unset: Trawl in-process on the data dir),
+   * `apiKey` the key sent (TRAWL_API_KEY or FIRECRAWL_API_KEY).
+   */
+  client: { apiUrl?: string; apiKey?: string };
   /** Largest response body the fetch engine reads, in bytes. */
   maxFetchBytes: number;
   /** Largest request body the API accepts, in bytes (compat.md §1.1: 10 MB). */
@@ -397,6 +414,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisPrefix: c.TRAWL_REDIS_PREFIX ?? 'trawl',
     dataDir: resolve(cwd, c.TRAWL_DATA_DIR ?? './data'),
     auth: c.TRAWL_AUTH ?? 'keys',
+    metrics: resolveMetrics(c.TRAWL_METRICS, c.HOST ?? '0.0.0.0'),
     targets: resolveTargets(c.TRAWL_ALLOW_PRIVATE_TARGETS, c.TRAWL_DNS_SERVERS),
     threatListFile: c.TRAWL_THREAT_LIST_FILE ? resolve(cwd, c.TRAWL_THREAT_LIST_FILE) : undefined,
     chromiumPath: c.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -405,6 +423,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     contentThreads: Math.max(0, Math.min(16, int(c.TRAWL_CONTENT_THREADS, Math.max(1, Math.min(4, availableParallelism() - 2))))),
     browserPoolSize: Math.max(1, int(c.TRAWL_BROWSER_POOL_SIZE, 2)),
     adminKey: c.TRAWL_ADMIN_KEY,
+    client: { apiUrl: (c.TRAWL_API_URL ?? c.FIRECRAWL_API_URL)?.replace(/\/+$/, ''), apiKey: c.TRAWL_API_KEY ?? c.FIRECRAWL_API_KEY },
     maxFetchBytes: int(c.TRAWL_MAX_FETCH_BYTES, 50 * 1024 * 1024),
     maxBodyBytes: int(c.TRAWL_MAX_BODY_BYTES, 10 * 1024 * 1024),
     proxies: {
@@ -454,6 +473,14 @@ function deepFreeze<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
+}
+
+/** TRAWL_METRICS → who may read /metrics (unset: open on a loopback HOST only). */
+function resolveMetrics(value: string | undefined, host: string): ResolvedConfig['metrics'] {
+  if (value === 'on') return { access: 'open' };
+  if (value === 'off') return { access: 'off' };
+  if (value) return { access: 'token', token: value };
+  return { access: /^(127\.|::1$|\[::1\]$|localhost$)/.test(host) ? 'open' : 'off' };
 }
 
 /** Environment for child processes Trawl starts itself (Chromium): the process env, read here only. */

@@ -20,6 +20,7 @@ import type { CrawlerOptions } from './options.ts';
 import { failPage, loadJob, redirectVerdict, releasePage, storePage, type JobInfo, type Outcome, type Verdict } from './page-store.ts';
 import { webhookDeps } from './webhook-deps.ts';
 import { pageLinksFormat } from '../scrape/formats.ts';
+import { countCrawlPage } from '../metrics/index.ts';
 
 /** A claim lasts this long without renewal; a killed worker's page is retried after it, ms. */
 export const LEASE_MS = 15_000;
@@ -81,6 +82,7 @@ async function runClaimed(services: Services, claim: ClaimedUrl, signal: AbortSi
     }
     // A stored page is charged by the statement that stores it (completePage), not by account.charge().
     outcome = await scrapeAndStore(services, job, claim, account, AbortSignal.any([signal, lost.signal]), chain && !signal.aborted ? LEASE_MS : 0);
+    countCrawlPage('completed');
   } catch (error) {
     const e = TrawlError.wrap(error);
     if (lost.signal.aborted) return { items: [] }; // another worker owns the page now
@@ -91,6 +93,7 @@ async function runClaimed(services: Services, claim: ClaimedUrl, signal: AbortSi
       log.debug({ code: e.code, err: e.message }, 'crawl page failed');
       await account?.failed(e);
       outcome = await failPage(services, job, claim, e);
+      countCrawlPage('failed');
     }
   } finally {
     clearInterval(heartbeat);

@@ -19,6 +19,7 @@ import { migrate, type SqlSession, type SqlTransaction } from './migrate.ts';
 import { openPglite } from './pglite.ts';
 import { openRemotePglite, type PgliteHandle, type PgliteRunner } from './pglite-remote.ts';
 import { createPostgresClient, normalizeRows } from './postgres.ts';
+import { timedQuery } from '../metrics/index.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -107,7 +108,7 @@ function build(kind: DatabaseKind, orm: Orm, raw: Queryable, session: SqlSession
   return {
     kind,
     orm,
-    query: raw.query,
+    query: timedQuery(raw.query),
     transaction: (fn) => session.transaction((tx) => fn(tx)),
     ping: () => withTimeout(raw.query('SELECT 1'), PING_TIMEOUT_MS),
     close: () => (closing ??= end()),

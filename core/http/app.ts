@@ -10,6 +10,8 @@ import { isProduction } from 'elysia/error';
 import type { Services } from '../services.ts';
 import { errorResponse, toTrawlError } from './errors.ts';
 import { healthRoutes } from './routes/health.ts';
+import { metricsRoutes } from './routes/metrics.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 import { scrapeRoutes } from './routes/scrape.ts';
 import { blobRoutes } from './routes/blobs.ts';
 import { docsRoutes } from './routes/docs.ts';
@@ -43,7 +45,7 @@ export function createApp(services: Services) {
   // (POST /v2/parse) have their own, larger limit, which that route checks itself.
   const readBody = ({ request }: { request: Request }, contentType: string) =>
     new URL(request.url).pathname === PARSE_PATH ? null : readJsonBody(request, contentType, maxBody);
-  // The support routes reach this app in-process (its OpenAPI document, validation re-runs).
+  // The support and MCP routes reach this app in-process (its OpenAPI document, validation re-runs, tool calls).
   let self: { handle(request: Request): Promise<Response> } | undefined;
   const handle = (request: Request) => self!.handle(request);
   const app = new Elysia({ name: 'trawl', serve: { maxRequestBodySize: Math.max(maxBody, PARSE_MAX_BODY_BYTES) * 2 } })
@@ -65,6 +67,7 @@ export function createApp(services: Services) {
       await keepFailure(services.db, services.config, request, body, e, log, String(set.headers['x-request-id'] ?? '')); // for POST /v2/support/ask
       return errorResponse(e);
     })
+    .use(metricsRoutes(services))
     .use(docsRoutes())
     .use(healthRoutes(services))
     .use(scrapeRoutes(services))
@@ -77,7 +80,8 @@ export function createApp(services: Services) {
     .use(searchRoutes(services))
     .use(interactRoutes(services))
     .use(parseRoutes(services))
-    .use(supportRoutes(services, handle));
+    .use(supportRoutes(services, handle))
+    .use(mcpRoutes(services, handle));
   self = app;
   return app;
 }

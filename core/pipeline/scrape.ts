@@ -27,6 +27,7 @@ import { redactDocument } from '../privacy/document.ts';
 import { assertThreatAllowed } from '../threat/check.ts';
 
 export type { Document, ScrapeRequest } from '../scrape/document.ts';
+import { observeEngineFetch } from '../metrics/index.ts';
 
 export interface ScrapeDeps {
   config: ResolvedConfig;
@@ -118,13 +119,13 @@ async function fetchOnce(req: ScrapeRequest, deps: ScrapeDeps, ctx: PluginContex
     captures: formatCaptures(req.options.formats, formats),
   };
   const log = ctx.log.child({ engine: engine.name });
-  const response = await engine.fetch(engineRequest, { ...ctx, log });
+  const response = await observeEngineFetch(engine.name, engine.fetch(engineRequest, { ...ctx, log }));
   // A client-rendered shell fetched without JavaScript: render it in a browser when there is one.
   if (!engine.features.includes('js') && response.contentType.includes('html') && response.text && needsJavaScript(response.text)) {
     const js = engines.filter((e) => e.features.includes('js')).sort((a, b) => a.cost - b.cost)[0];
     if (js) {
       log.debug({ url: req.url }, 'page needs JavaScript; retrying in the browser');
-      return js.fetch({ ...engineRequest, timeoutMs: remaining() }, { ...ctx, log: ctx.log.child({ engine: js.name }) });
+      return observeEngineFetch(js.name, js.fetch({ ...engineRequest, timeoutMs: remaining() }, { ...ctx, log: ctx.log.child({ engine: js.name }) }));
     }
   }
   return response;

@@ -10,6 +10,7 @@ import { createMemoryQueue, type MemoryQueueOptions } from './memory.ts';
 import type { QueueDriver } from './types.ts';
 
 export type { QueueDriver, QueueJob, JobOptions, JobHandler, QueueCounts } from './types.ts';
+import { instrumentQueue } from '../metrics/index.ts';
 export { isWaitTimeout } from './shared.ts';
 
 /**
@@ -23,5 +24,5 @@ export function openQueue(
   log: Logger,
   options: BullmqQueueOptions & MemoryQueueOptions = {},
 ): Promise<QueueDriver> {
-  return config.redisUrl ? createBullmqQueue(config.redisUrl, log, { prefix: config.redisPrefix, ...options }) : createMemoryQueue(db, log, options);
+  return (config.redisUrl ? createBullmqQueue(config.redisUrl, log, { prefix: config.redisPrefix, ...options }) : createMemoryQueue(db, log, options)).then(instrumentQueue);
 }

@@ -48,6 +48,7 @@ const NOT_FORMATS: Record<string, string[]> = {
   'core/interact/page-api.ts': ['markdown', 'screenshot'], // methods of the interact page API
   'core/http/models/search.ts': ['images'], // the search source
   'core/search/request.ts': ['images', 'query'], // the search source; the request field
+  'core/mcp/schemas.ts': ['query'], // the firecrawl_search tool's argument
   'core/search/run.ts': ['images'],
   'core/search/results.ts': ['images'],
   'core/search/local-index.ts': ['images'],

@@ -17,6 +17,7 @@ import { TrawlError } from '../../../core/errors.ts';
 import type { Logger } from '../../../core/log.ts';
 import { TargetGate } from '../../proxy/gate/target-gate.ts';
 import { launchBrowser, removeStaleProfiles, type LaunchedBrowser } from './launch.ts';
+import { countBrowser, trackBrowserPool } from '../../../core/metrics/index.ts';
 
 export interface PoolOptions {
   chromiumPath: string;
@@ -108,6 +109,7 @@ export class BrowserPool {
     this.maxJobs = Math.max(1, opts.maxJobsPerBrowser ?? 200);
     this.idleMs = opts.idleCloseMs ?? 120_000;
     removeStaleProfiles(opts.dataDir);
+    trackBrowserPool(this);
   }
 
   /** Jobs the pool runs at once (browsers × pages per browser). */
@@ -228,6 +230,7 @@ export class BrowserPool {
         });
       }
       this.launched++;
+      countBrowser('launch');
       slot.browser = l.browser;
       slot.pid = l.pid;
       slot.userDataDir = l.userDataDir;
@@ -297,6 +300,7 @@ export class BrowserPool {
   private onDisconnected(slot: Slot): void {
     if (slot.state === 'dead') return;
     this.crashes++;
+    countBrowser('crash');
     slot.crashed = true;
     slot.crash.abort(new TrawlError('SCRAPE_SITE_ERROR', '[browser] the browser crashed', { retryable: true }));
     this.opts.log.warn({ slot: slot.id, pid: slot.pid, active: slot.active }, 'browser disconnected; it will be replaced');
