@@ -57,11 +57,14 @@ describe('translation', () => {
 
 describe('v1 crawl', () => {
   test('SDK v1: maxDepth defaults to 10 and a prompt is ignored (v2 would need an LLM)', async () => {
-    const v2 = await api.post('/v2/crawl', { url: site.url('/d0'), prompt: 'only the chain' });
-    expect(v2.status).toBe(503);
+    // On v2 a prompt needs a model: with none the crawl runs on its explicit options and says so.
+    const v2 = await api.post('/v2/crawl', { url: site.url('/d0'), prompt: 'only the chain', limit: 1 });
+    expect(v2.status).toBe(200);
+    expect(v2.body.warning).toContain('prompt');
     const started = await fc.v1.asyncCrawlUrl(site.url('/d0'), { limit: 50, ignoreSitemap: true, allowBackwardLinks: true, prompt: 'only the chain' } as any);
     expect(started.success).toBe(true);
     expect((started as any).promptGeneratedOptions).toBeUndefined();
+    expect((started as any).warning).toBeUndefined();
     expect((started as any).url).toBe(`${trawl.base}/v1/crawl/${(started as any).id}`);
     const status = await waitDone(api, `/v1/crawl/${(started as any).id}`);
     expect(status.status).toBe('completed');
