@@ -83,6 +83,7 @@ export default defineFormat<Options>({
   withFormats: ['markdown'],
   allowedIn: ['scrape', 'batch', 'crawl', 'v1'],
   cacheable: false,
+  role: 'page-changes',
   validate,
   async produce(input, options, ctx) {
     const modes = new Set(options.modes ?? []);

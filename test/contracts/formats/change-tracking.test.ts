@@ -7,6 +7,9 @@ import { expect } from 'bun:test';
 import plugin from '../../../formats/change-tracking.ts';
 import { testFormat } from '../suites/format.ts';
 import type { PageVersion, PageVersionStore } from '../../../core/page-versions/types.ts';
+import { pageChangesFormat } from '../../../core/scrape/formats.ts';
+import { formatPlugins } from '../../../core/pipeline/scrape.ts';
+import { Registry } from '../../../core/registry.ts';
 
 /** A page history in memory, keyed like the database one (tag + URL). */
 function memoryVersions(): PageVersionStore & { size(): number } {
@@ -132,6 +135,11 @@ testFormat(plugin, [
       expect(tracking(doc)).toEqual({ previousScrapeAt: null, changeStatus: 'new', visibility: 'visible' });
       expect(doc.warning).toMatch(/No page history is available here/);
     },
+  },
+  {
+    name: 'monitors find it by its role (page-changes)',
+    page: page('1'), with: ['markdown'],
+    expect: async () => expect(pageChangesFormat(await formatPlugins(new Registry()))).toBe(plugin),
   },
   { name: 'without markdown in formats: 400', options: {}, invalid: /needs "markdown" in formats/ },
   { name: 'an unknown mode: 400', with: ['markdown'], options: { modes: ['word-diff'] }, invalid: /Invalid options for format "changeTracking"/ },
