@@ -6,7 +6,7 @@
  * markdown with `storeInCache: false`), with every page changed between
  * rounds (so the second round diffs every page), and the `page_versions` rows and bytes afterwards.
  *
- *   bun bench/change-tracking/scrape.ts [--pages 50]
+ *   bun bench/change-tracking/scrape.ts [--pages 50] [--threads N (TRAWL_CONTENT_THREADS)]
  *
  * Prints a table and a JSON summary on the last line.
  */
@@ -14,13 +14,13 @@ import { parseArgs } from 'node:util';
 import { serveFixtures } from '../../test/helpers/fixture-site.ts';
 import { startTrawl } from '../../test/helpers/trawl.ts';
 
-const { values } = parseArgs({ options: { pages: { type: 'string', default: '50' } } });
+const { values } = parseArgs({ options: { pages: { type: 'string', default: '50' }, threads: { type: 'string' } } });
 const PAGES = Number(values.pages);
 let round = 0;
 const body = (i: number) =>
   `<html><head><title>Page ${i}</title></head><body><main><h1>Page ${i}</h1>${Array.from({ length: 30 }, (_, p) => `<p>Paragraph ${p} of page ${i}: the harbour opens at dawn and closes at dusk; ferries leave every ${p + 1} hours.</p>`).join('')}<p>Round ${round}.</p></main></body></html>`;
 const site = serveFixtures({ '/p': (_req, url) => new Response(body(Number(url.searchParams.get('i'))), { headers: { 'content-type': 'text/html' } }) });
-const trawl = await startTrawl({ TRAWL_AUTH: 'off' });
+const trawl = await startTrawl({ TRAWL_AUTH: 'off', ...(values.threads !== undefined ? { TRAWL_CONTENT_THREADS: values.threads } : {}) });
 
 const pass = (formats: unknown[]) => passWith(formats, {});
 
