@@ -410,8 +410,12 @@ export interface FormatPlugin<O = Record<string, unknown>> {
    * never rewritten).
    */
   content?: FormatContent;
-  /** What the crawl reads from this format: `page-links` means its output is the page's links (string[]). */
-  role?: 'page-links';
+  /**
+   * What other features read from this format: `page-links` means its output is the page's links
+   * (string[]), which the crawl follows; `structured-data` means it takes `{prompt?, schema?}` options
+   * and its output is the page's data as JSON, which extract (core/extract) asks for on every page.
+   */
+  role?: 'page-links' | 'structured-data';
   /** What the format needs taken from the live page by the engine (see `EngineCapture`). */
   capture?(options: O): EngineCapture;
   /**

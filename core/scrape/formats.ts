@@ -68,3 +68,8 @@ export function fieldContents(plugins: FormatPlugins): ReadonlyMap<string, Forma
 export function pageLinksFormat(plugins: FormatPlugins): FormatPlugin | undefined {
   return [...plugins.values()].find((p) => p.role === 'page-links');
 }
+
+/** The format whose output is a page's data as JSON for a prompt and schema (`role: 'structured-data'`), which extract asks for. */
+export function structuredDataFormat(plugins: FormatPlugins): FormatPlugin | undefined {
+  return [...plugins.values()].find((p) => p.role === 'structured-data');
+}
