@@ -6,6 +6,7 @@
  */
 import { Type, type TObject } from '@sinclair/typebox';
 import { WebhookModel } from './crawl.ts';
+import { JsonObjectModel } from './common.ts';
 
 /** The extract request body, with `scrapeOptions` built from the registered formats. */
 export function extractBodyModel(scrapeOptions: TObject) {
@@ -13,7 +14,7 @@ export function extractBodyModel(scrapeOptions: TObject) {
     {
       urls: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 8192 }), { description: 'Pages to read; a trailing /* reads the pages mapped under it' })),
       prompt: Type.Optional(Type.String({ description: 'What to extract (at most 10000 characters)' })),
-      schema: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'JSON Schema of the data' })),
+      schema: Type.Optional(JsonObjectModel),
       systemPrompt: Type.Optional(Type.String()),
       enableWebSearch: Type.Optional(Type.Boolean({ default: false })),
       ignoreSitemap: Type.Optional(Type.Boolean({ default: false })),
@@ -24,7 +25,7 @@ export function extractBodyModel(scrapeOptions: TObject) {
       scrapeOptions: Type.Optional(scrapeOptions),
       webhook: Type.Optional(WebhookModel),
       timeout: Type.Optional(Type.Integer({ description: 'Budget of the whole extract, ms (5000-1800000, default 300000)' })),
-      agent: Type.Optional(Type.Object({}, { additionalProperties: true })),
+      agent: Type.Optional(JsonObjectModel),
       zeroDataRetention: Type.Optional(Type.Boolean()),
       origin: Type.Optional(Type.String()),
       integration: Type.Optional(Type.Union([Type.String(), Type.Null()])),
