@@ -43,16 +43,19 @@ export interface ExtractJobData {
   deadlineAt: number;
 }
 
-async function searchPages(services: Services, data: ExtractJobData, signal: AbortSignal, warnings: string[]): Promise<string[]> {
+/** Search results for the prompt, and the credits the search charged (by itself, as a search). */
+async function searchPages(services: Services, data: ExtractJobData, signal: AbortSignal, warnings: string[]): Promise<{ urls: string[]; credits: number }> {
   const query = (data.request.prompt ?? '').slice(0, 500);
+  // Zero data retention: the search neither logs nor stores the query (search `enterprise: ["zdr"]`).
+  const enterprise = data.request.scrape.zeroDataRetention ? { enterprise: ['zdr'] } : {};
   try {
-    const resolved = resolveSearchRequest({ query, limit: MAX_SEARCH_PAGES }, services.formats, { researchSwitchDate: services.config.researchSwitchDate });
+    const resolved = resolveSearchRequest({ query, limit: MAX_SEARCH_PAGES, ...enterprise }, services.formats, { researchSwitchDate: services.config.researchSwitchDate });
     const found = await runSearch(services, { teamId: data.teamId, keyId: data.keyId }, resolved, signal);
-    return (found.data.web ?? []).map((r) => r.url).filter((u): u is string => typeof u === 'string');
+    return { urls: (found.data.web ?? []).map((r) => r.url).filter((u): u is string => typeof u === 'string'), credits: found.creditsUsed };
   } catch (e) {
     if (signal.aborted) throw e;
     warnings.push(`The web search for the prompt failed: ${TrawlError.wrap(e).message}`);
-    return [];
+    return { urls: [], credits: 0 };
   }
 }
 
@@ -92,7 +95,8 @@ async function pool<T, R>(items: readonly T[], limit: number, work: (item: T) =>
 
 /**
  * Runs one extract and ends its job (completed, or failed with the error; a cancelled job stays
- * cancelled). Never throws for the extract's own failures, so the queue does not run it again.
+ * cancelled). Never throws for the extract's own failures, so the queue does not run it again; an
+ * abort by the queue (cancel, shutdown) is thrown, leaving the row to the cancel or the next run.
  * @param signal aborted on cancel or on the driver's shutdown; the extract's own deadline
  *        (`deadlineAt`) is added here and ends it as EXTRACT_TIMEOUT
  */
@@ -110,15 +114,19 @@ async function runUntilDeadline(services: Services, data: ExtractJobData, signal
   const log = scrapeLogger(services.log, { extractId: data.extractId, teamId: data.teamId }, zdr);
   try {
     const result = await extractData(services, data, signal);
-    const job = await endExtractJob(services.db, data.extractId, { status: 'completed', result: result.result, credits: result.credits });
+    // creditsUsed shows the search's credits too; the search charged them itself.
+    const job = await endExtractJob(services.db, data.extractId, { status: 'completed', result: result.result, credits: result.pageCredits + result.searchCredits });
     if (job) {
       await chargeCredits(services.db, {
-        teamId: data.teamId, apiKeyId: data.keyId, jobId: data.extractId, kind: 'extract', refId: data.extractId, credits: result.credits, tokens: result.result.tokensUsed,
+        teamId: data.teamId, apiKeyId: data.keyId, jobId: data.extractId, kind: 'extract', refId: data.extractId, credits: result.pageCredits, tokens: result.result.tokensUsed,
       }).catch((err) => log.error({ err }, 'could not record the credits of an extract'));
       if (job.options.webhook) kickJob(webhookDeps(services), data.extractId);
     }
   } catch (e) {
     const timedOut = signal.aborted && signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError';
+    // Aborted by the queue: a cancel (the row is cancelled already) or this worker shutting down
+    // (the queue runs the job again later): the row is left as it is.
+    if (signal.aborted && !timedOut) throw e;
     const error = timedOut
       ? new TrawlError('EXTRACT_TIMEOUT', `The extract did not finish within its timeout of ${data.request.timeoutMs} ms. Raise "timeout" (at most 1800000) or send fewer URLs.`)
       : TrawlError.wrap(e);
@@ -128,14 +136,17 @@ async function runUntilDeadline(services: Services, data: ExtractJobData, signal
   }
 }
 
-async function extractData(services: Services, data: ExtractJobData, signal: AbortSignal): Promise<{ result: ExtractResult; credits: number }> {
+async function extractData(services: Services, data: ExtractJobData, signal: AbortSignal): Promise<{ result: ExtractResult; pageCredits: number; searchCredits: number }> {
   const warnings = [...data.request.warnings];
   const plugin = structuredDataFormat(services.formats);
   if (!plugin) throw new TrawlError('BACKEND_UNAVAILABLE', 'No format plugin with the structured-data role is registered.');
   const field = plugin.fields?.[0] ?? plugin.name;
   const urls = [...data.urls];
+  let searchCredits = 0;
   if (data.request.enableWebSearch) {
-    for (const u of await searchPages(services, data, signal, warnings)) if (!urls.includes(u) && urls.length < MAX_EXTRACT_URLS) urls.push(u);
+    const found = await searchPages(services, data, signal, warnings);
+    searchCredits = found.credits;
+    for (const u of found.urls) if (!urls.includes(u) && urls.length < MAX_EXTRACT_URLS) urls.push(u);
   }
   if (urls.length === 0) {
     throw new TrawlError('BAD_REQUEST', 'No pages to read: no urls were given and the web search for the prompt found none. Send urls, or configure a search provider (TRAWL_SEARCH_PROVIDERS).');
@@ -155,12 +166,12 @@ async function extractData(services: Services, data: ExtractJobData, signal: Abo
   }
   const merged = mergePageAnswers(pages);
   const tokensUsed = await tokensOf(services.db, data.extractId);
-  const credits = pages.reduce((sum, p) => sum + p.credits, 0);
+  const pageCredits = pages.reduce((sum, p) => sum + p.credits, 0);
   const result: ExtractResult = {
     data: merged.value,
     ...(data.request.showSources ? { sources: merged.sources } : {}),
     ...(warnings.length ? { warning: warnings.join(' ') } : {}),
     tokensUsed,
   };
-  return { result, credits };
+  return { result, pageCredits, searchCredits };
 }

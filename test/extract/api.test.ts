@@ -223,6 +223,8 @@ describe('request fields', () => {
     expect(done.status).toBe('completed');
     expect(done.data.products).toContainEqual({ name: 'Widget 8', price: 18 });
     expect(done.sources['products[0]'][0]).toStartWith(shop.origin);
+    // one page (1 + 4) and the search (2 per 10 results), which charged its own part
+    expect(done.creditsUsed).toBe(7);
   });
 
   test('every page failing: status failed with the error, success true', async () => {
