@@ -1,8 +1,9 @@
 /**
  * The official SDK `firecrawl@4.42.0`, unchanged, on extract (issue 19): `extract` with a prompt only,
  * a JSON schema over a glob, a zod schema with `showSources`, and `startExtract` + `getExtractStatus`,
- * against the fake OpenAI-compatible model on a fixture shop; then once with no model configured
- * (the deterministic path: the data the pages state, and `warning` set).
+ * against the fake OpenAI-compatible model on a fixture shop; the v1 client's `extract`,
+ * `asyncExtract` and `getExtractStatus`; then once with no model configured (the deterministic path:
+ * the data the pages state, and `warning` set).
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import Firecrawl from 'firecrawl';
@@ -111,6 +112,25 @@ describe('firecrawl SDK extract, with a model', () => {
     expect(status.data).toEqual({ products: [{ name: 'Widget 5', price: 15 }] });
     expect(Date.parse(status.expiresAt) - Date.now()).toBeGreaterThan(23 * 3600_000);
     expect(status.creditsUsed).toBe(5);
+  });
+});
+
+describe('firecrawl SDK v1 client', () => {
+  test('.v1.extract and .v1.asyncExtract + getExtractStatus through /v1/extract', async () => {
+    const v1 = sdk(withModel, key.key).v1;
+    const res: any = await v1.extract([shop.url('/p/8')], { prompt: 'Products and prices', schema: z.object({ products: z.array(z.object({ name: z.string(), price: z.number() })) }) });
+    expect(res.success).toBe(true);
+    expect(res.data.products).toEqual([{ name: 'Widget 8', price: 18 }]);
+    const started: any = await v1.asyncExtract([shop.url('/p/9')], { prompt: 'Products and prices' });
+    expect(started.success).toBe(true);
+    let status: any;
+    for (let i = 0; i < 600; i++) {
+      status = await v1.getExtractStatus(started.id);
+      if (status.status !== 'processing') break;
+      await Bun.sleep(200);
+    }
+    expect(status.status).toBe('completed');
+    expect(status.data.products).toEqual([{ name: 'Widget 9', price: 19 }]);
   });
 });
 
