@@ -154,6 +154,19 @@ describe('auth and key restrictions', () => {
 });
 
 describe('request fields', () => {
+  test('ignoreSitemap: a glob over a section only the sitemap lists reads it by default, finds nothing without the sitemap', async () => {
+    const r = await post({ urls: [`${shop.origin}/hidden/*`], prompt: 'products', allowExternalLinks: true, agent: { model: 'spark-1-mini' } });
+    expect(r.status).toBe(200);
+    const done = await waitEnd(r.body.id);
+    expect(done.data.products).toEqual([{ name: 'Widget 11', price: 21 }]);
+    // accepted for compatibility, answered with a warning
+    expect(done.warning).toContain('allowExternalLinks is not used');
+    expect(done.warning).toContain('agent is not used');
+    const skip = await post({ urls: [`${shop.origin}/hidden/*`], prompt: 'products', ignoreSitemap: true });
+    expect(skip.status).toBe(400);
+    expect(skip.body.error).toContain('ignoreSitemap is on');
+  });
+
   test('ignoreInvalidURLs (default): invalidURLs reported, the rest read', async () => {
     const r = await post({ urls: ['http://exa mple/', shop.url('/p/2')], prompt: 'products' });
     expect(r.status).toBe(200);

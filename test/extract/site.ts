@@ -1,7 +1,8 @@
 /**
  * Fixture sites of the extract tests and bench (served on 127.0.0.1): a shop of `products` product
  * pages (`/p/1` …), each stating its product in JSON-LD (so the no-model path can read it) and in
- * its text ("Product: Widget 3", "Price: 13 USD"), a `/p/` listing that links to them, and a sitemap;
+ * its text ("Product: Widget 3", "Price: 13 USD"), a `/p/` listing that links to them, a sitemap
+ * listing them and `/hidden/1` (a product no page links to);
  * a second site with no sitemap whose only page links nowhere (a glob over it finds nothing).
  */
 import { serveFixtures, type FixtureSite } from '../helpers/fixture-site.ts';
@@ -27,11 +28,15 @@ export function startShop(products = 10): FixtureSite {
   }
   routes['/p/'] = `<html><head><title>All products</title></head><body><main><h1>All products</h1><ul>${links.map((l) => `<li><a href="${l}">${l}</a></li>`).join('')}</ul></main></body></html>`;
   routes['/'] = `<html><head><title>Acme shop</title></head><body><h1>Acme shop</h1><a href="/p/">Products</a></body></html>`;
+  // A section only the sitemap lists: its page links nowhere.
+  routes['/hidden/'] = '<html><head><title>Hidden</title></head><body><h1>Hidden</h1><p>See the sitemap.</p></body></html>';
+  routes['/hidden/1'] = productPage(products + 1);
+  const listed = [...links, '/hidden/1'];
   const site = serveFixtures({
     ...routes,
     '/robots.txt': { body: 'User-agent: *\nAllow: /\n', headers: { 'content-type': 'text/plain' } },
     '/sitemap.xml': (_req, url) =>
-      new Response(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${links.map((l) => `<url><loc>${url.origin}${l}</loc></url>`).join('')}</urlset>`, {
+      new Response(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${listed.map((l) => `<url><loc>${url.origin}${l}</loc></url>`).join('')}</urlset>`, {
         headers: { 'content-type': 'application/xml' },
       }),
   });
