@@ -5,7 +5,8 @@
  * and worker of a Trawl started in this process, with the fake OpenAI-compatible model
  * (test/fakes/openai-chat.ts; tokens are its count: characters / 4) answering each page's product,
  * optionally after `--model-ms` of simulated model latency; then the same extract with no model
- * configured (the deterministic path). Fresh scrapes every round (`maxAge: 0`).
+ * configured (the deterministic path, with a one-product schema: `filled` counts its fields; with the
+ * model it counts the products found). Fresh scrapes every round (`maxAge: 0`).
  *
  *   bun bench/extract/run.ts [--rounds 3] [--model-ms 0]
  *
@@ -39,32 +40,36 @@ const body = {
   scrapeOptions: { maxAge: 0 },
 };
 
-async function once(t: TestTrawl): Promise<{ ms: number; credits: number; tokens: number; products: number; warning: boolean }> {
+/** Without a model the stated-facts path fills one product's fields (the pages state one product each). */
+const plainBody = { ...body, schema: { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' }, brand: { type: 'string' } } } };
+
+async function once(t: TestTrawl, request: Record<string, unknown>): Promise<{ ms: number; credits: number; tokens: number; filled: number; warning: boolean }> {
   const started = performance.now();
-  const r = await t.post('/v2/extract', body);
+  const r = await t.post('/v2/extract', request);
   if (r.status !== 200) throw new Error(`start: ${r.status} ${r.text}`);
   for (;;) {
     const s = (await t.get(`/v2/extract/${r.body.id}`)).body;
     if (s.status !== 'processing') {
       if (s.status !== 'completed') throw new Error(`extract ${s.status}: ${s.error}`);
-      return { ms: performance.now() - started, credits: s.creditsUsed, tokens: s.tokensUsed, products: s.data?.products?.length ?? (s.data?.name ? 1 : 0), warning: Boolean(s.warning) };
+      const filled = Array.isArray(s.data?.products) ? s.data.products.length : Object.values(s.data ?? {}).filter((v) => v !== null).length;
+      return { ms: performance.now() - started, credits: s.creditsUsed, tokens: s.tokensUsed, filled, warning: Boolean(s.warning) };
     }
     await Bun.sleep(20);
   }
 }
 
 const rows: Record<string, unknown>[] = [];
-for (const [label, env] of [['fake model', { OPENAI_BASE_URL: fake.baseUrl, MODEL_NAME: 'fake-bench' }], ['no model', {}]] as const) {
+for (const [label, env, request] of [['fake model', { OPENAI_BASE_URL: fake.baseUrl, MODEL_NAME: 'fake-bench' }, body], ['no model', {}, plainBody]] as const) {
   const t = await startTrawl({ TRAWL_AUTH: 'off', ...env });
   try {
-    await once(t); // warm-up (engine, first queries)
+    await once(t, request); // warm-up (engine, first queries)
     fake.reset();
     const runs = [];
-    for (let i = 0; i < rounds; i++) runs.push(await once(t));
+    for (let i = 0; i < rounds; i++) runs.push(await once(t, request));
     const ms = runs.map((r) => r.ms).sort((a, b) => a - b);
     rows.push({
       model: label, pages: 10, rounds, credits: runs[0].credits, tokens: runs[0].tokens, modelCalls: fake.calls / rounds,
-      msMedian: Math.round(ms[Math.floor(ms.length / 2)]), msMax: Math.round(ms.at(-1)!), products: runs[0].products, warning: runs[0].warning,
+      msMedian: Math.round(ms[Math.floor(ms.length / 2)]), msMax: Math.round(ms.at(-1)!), filled: runs[0].filled, warning: runs[0].warning,
     });
   } finally {
     await t.stop();
