@@ -6,7 +6,8 @@
  * on restart, which both end it. When nothing can, a status read ends it instead: the queue's own
  * failure (JOB_INTERRUPTED after a second interruption), a job the queue lost (a Redis restart), or
  * a job still not ended LOST_GRACE_MS after its `timeout` (EXTRACT_TIMEOUT). So no job is shown
- * `processing` past its timeout plus that grace.
+ * `processing` past its timeout plus that grace. The scheduler's sweep (`sweepExtracts`) ends such
+ * jobs too when nobody reads them (so `extract.failed` is sent), and drops results past retention.
  */
 import type { Services } from '../services.ts';
 import { TrawlError } from '../errors.ts';
@@ -93,4 +94,25 @@ export async function extractStatusBody(services: Pick<Services, 'db'>, job: Ext
   body.tokensUsed = r?.tokensUsed ?? (await tokensOf(services.db, job.id));
   body.creditsUsed = job.creditsUsed;
   return body;
+}
+
+/**
+ * The scheduler's extract housekeeping: ends every job still `processing` LOST_GRACE_MS after its
+ * timeout (EXTRACT_TIMEOUT, `extract.failed` sent), and deletes the data of jobs past their 24 h
+ * retention (reads answer "Job expired" from then on).
+ * @returns how many jobs were ended
+ */
+export async function sweepExtracts(services: Pick<Services, 'db' | 'queue' | 'log' | 'config'>): Promise<number> {
+  const lost = await services.db.query<{ id: string }>(
+    `select id from jobs where kind = 'extract' and status = 'processing'
+       and created_at < now() - ((coalesce((options->>'timeoutMs')::bigint, 0) + $1) * interval '1 millisecond') limit 100`,
+    [LOST_GRACE_MS],
+  );
+  let ended = 0;
+  for (const { id } of lost) {
+    const job = await getExtractJob(services.db, id);
+    if (job && (await settleExtract(services, job)).status !== 'processing') ended++;
+  }
+  await services.db.query(`update jobs set result = null where kind = 'extract' and expires_at < now() and result is not null`);
+  return ended;
 }

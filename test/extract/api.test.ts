@@ -12,6 +12,7 @@ import { freePort } from '../crawl/cluster.ts';
 import { verifySignature } from '../../core/webhooks/sign.ts';
 import { teamWebhookSecret } from '../../core/webhooks/team-secret.ts';
 import { answerFor, startBareSite, startShop } from './site.ts';
+import { sweepExtracts } from '../../core/extract/status.ts';
 
 setDefaultTimeout(120_000);
 
@@ -248,5 +249,26 @@ describe('request fields', () => {
     expect(done).toMatchObject({ success: true, status: 'failed' });
     expect(typeof done.error).toBe('string');
     expect(done.creditsUsed).toBe(0);
+  });
+});
+
+describe('the scheduler sweep', () => {
+  test('ends a job nobody runs or reads past its timeout, and drops results past retention', async () => {
+    const db = t.running.services.db;
+    const lost = crypto.randomUUID();
+    await db.query(
+      `insert into jobs (id, team_id, kind, status, options, created_at) values ($1, $2, 'extract', 'processing', $3, now() - interval '10 minutes')`,
+      [lost, b.team, { timeoutMs: 5_000, showSources: false }],
+    );
+    const done = await post({ urls: [shop.url('/p/6')], prompt: 'products' }, b.key);
+    await waitEnd(done.body.id, b.key);
+    await db.query(`update jobs set expires_at = now() - interval '1 second' where id = $1`, [done.body.id]);
+    expect(await sweepExtracts(t.running.services)).toBeGreaterThanOrEqual(1);
+    const [row] = await db.query<{ status: string; error: { code: string } }>('select status, error from jobs where id = $1', [lost]);
+    expect(row.status).toBe('failed');
+    expect(row.error.code).toBe('EXTRACT_TIMEOUT');
+    const [expired] = await db.query<{ result: unknown }>('select result from jobs where id = $1', [done.body.id]);
+    expect(expired.result).toBeNull();
+    expect((await get(done.body.id, b.key)).body.error).toBe('Job expired');
   });
 });
