@@ -36,6 +36,8 @@ export const CODE_TABLE = {
   SCRAPE_TIMEOUT: { status: 408, retryable: true, wire: true },
   MAP_TIMEOUT: { status: 408, retryable: true, wire: true },
   CONCURRENCY_QUEUE_TIMEOUT: { status: 408, retryable: true, wire: true },
+  /** An extract (or its lost job) did not end within its `timeout`; reported as its status `error`. */
+  EXTRACT_TIMEOUT: { status: 408, retryable: false, wire: true },
   CONFLICT: { status: 409, retryable: false, wire: false },
   GONE: { status: 410, retryable: false, wire: false },
   PAYLOAD_TOO_LARGE: { status: 413, retryable: false, wire: true },

@@ -422,9 +422,11 @@ export interface FormatPlugin<O = Record<string, unknown>> {
   /**
    * What other features read from this format: `page-links` means its output is the page's links
    * (string[]), which the crawl follows; `page-changes` means its output is the page's change
-   * tracking (core/page-versions `ChangeTracking`), which monitors read and request by this format's name.
+   * tracking (core/page-versions `ChangeTracking`), which monitors read and request by this format's
+   * name; `structured-data` means it takes `{prompt?, schema?}` options and its output is the page's
+   * data as JSON, which extract (core/extract) asks for on every page.
    */
-  role?: 'page-links' | 'page-changes';
+  role?: 'page-links' | 'page-changes' | 'structured-data';
   /** What the format needs taken from the live page by the engine (see `EngineCapture`). */
   capture?(options: O): EngineCapture;
   /**

@@ -7,6 +7,7 @@ import type { Services } from './services.ts';
 import { sweepCache } from './cache/store.ts';
 import { sweepRecords } from './interact/records.ts';
 import { reanalyzeStaleRows } from './search/local-index.ts';
+import { sweepExtracts } from './extract/status.ts';
 
 export interface ScheduledTask {
   name: string;
@@ -38,6 +39,14 @@ export const TASKS: ScheduledTask[] = [
     everyMs: 60_000,
     async run(services) {
       for (let i = 0; i < 50 && (await reanalyzeStaleRows(services.db)) > 0; i++);
+    },
+  },
+  {
+    // Extracts whose worker died and nobody reads (core/extract/status.ts), and results past 24 h.
+    name: 'sweep-extracts',
+    everyMs: 60_000,
+    async run(services) {
+      await sweepExtracts(services);
     },
   },
   {

@@ -48,6 +48,7 @@ function validate(options: Options): void {
 
 export default defineFormat<Options>({
   name: 'json',
+  role: 'structured-data',
   stringForm: false,
   options: Options,
   credits: 4,

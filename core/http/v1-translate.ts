@@ -91,3 +91,15 @@ export function v1SearchResponse(v2: Json): Json {
   for (const k of ['warning', 'id', 'creditsUsed']) if (v2[k] !== undefined) out[k] = v2[k];
   return out;
 }
+
+/**
+ * v1 extract request -> v2: the same fields; `scrapeOptions` holds v1 scrape options (compat.md §19),
+ * translated as for a v1 page with JSON mode (v2 default timeout, `maxAge` 0). Its `formats` stay as
+ * sent: the extract route replaces them and warns.
+ */
+export function v1ExtractRequest(v1: Json): Json {
+  if (!isObject(v1.scrapeOptions)) return v1;
+  const { formats: _formats, ...options } = v1ScrapeOptions({ ...v1.scrapeOptions, formats: ['json'] });
+  const given = v1.scrapeOptions.formats;
+  return { ...v1, scrapeOptions: { ...options, ...(given !== undefined ? { formats: given } : {}) } };
+}

@@ -83,3 +83,8 @@ export function pageLinksFormat(plugins: FormatPlugins): FormatPlugin | undefine
 export function pageChangesFormat(plugins: FormatPlugins): FormatPlugin | undefined {
   return [...plugins.values()].find((p) => p.role === 'page-changes');
 }
+
+/** The format whose output is a page's data as JSON for a prompt and schema (`role: 'structured-data'`), which extract asks for. */
+export function structuredDataFormat(plugins: FormatPlugins): FormatPlugin | undefined {
+  return [...plugins.values()].find((p) => p.role === 'structured-data');
+}
