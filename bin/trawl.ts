@@ -118,6 +118,11 @@ async function startOrExplain<A extends unknown[], R>(start: (...a: A) => Promis
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err) => {
+    // A configuration problem found late (an external plugin loaded by a CLI command) reads like one found early.
+    if (err instanceof ConfigError) {
+      process.stderr.write(`trawl: ${err.message}\n`);
+      process.exit(2);
+    }
     process.stderr.write(`trawl: ${err?.stack ?? err}\n`);
     process.exit(1);
   },
