@@ -34,7 +34,7 @@ beforeAll(async () => {
     '/next': `<html><head><title>Next</title></head><body>${nav}<main><h1>Next</h1><p>The page after the harbour notes.</p></main></body></html>`,
     '/a': slow(`<html><head><title>Page A</title></head><body>${nav}<main><h1>A</h1><p>First page of the crawl, about nets.</p></main></body></html>`, 300),
     '/b': slow(`<html><head><title>Page B</title></head><body>${nav}<main><h1>B</h1><p>Second page of the crawl, about sails.</p></main></body></html>`, 1500),
-    '/c': slow(`<html><head><title>Page C</title></head><body>${nav}<main><h1>C</h1><p>Third page of the crawl, about tides.</p></main></body></html>`, 3000),
+    '/c': slow(`<html><head><title>Page C</title></head><body>${nav}<main><h1>C</h1><p>Third page of the crawl, about tides.</p></main></body></html>`, 5000),
   });
   trawl = await startTrawl({ TRAWL_LOG_LEVEL: 'silent' });
   browser = await puppeteer.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS, userDataDir: join(profile, 'chrome') });
