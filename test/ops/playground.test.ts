@@ -1,7 +1,7 @@
 /**
  * The playground at / (issue 24 scope 5) in real Chromium against a real Trawl with keys on: the
  * page asks for the key and keeps it in the tab (sessionStorage, never localStorage); a scrape of a
- * fixture page shows its markdown, links and screenshot; a crawl shows pages arriving over the
+ * fixture page shows its markdown, HTML, links and screenshot; a crawl shows pages arriving over the
  * WebSocket while it runs; the page links to /docs and its CSP blocks nothing of its own. A screenshot
  * of the playground itself is checked: a PNG of the viewport's size with real content.
  */
@@ -69,11 +69,12 @@ describe('playground', () => {
     expect(await page.$$eval('#pages li', (l) => l.length)).toBe(0);
   }, 60_000);
 
-  test('keeps the key in the tab only and scrapes: markdown, links and screenshot shown', async () => {
+  test('keeps the key in the tab only and scrapes: markdown, HTML, links and screenshot shown', async () => {
     await page.type('#key', trawl.adminKey!);
     await page.click('#key-save');
     await page.type('#scrape-url', site.url('/'));
     expect(await page.evaluate(() => [sessionStorage.getItem('trawl-playground-key'), localStorage.length])).toEqual([trawl.adminKey!, 0]);
+    await page.click('#scrape-formats input[value="html"]');
     await page.click('#scrape-formats input[value="links"]');
     await page.click('#scrape-formats input[value="screenshot"]');
     await page.click('#scrape-go');
@@ -81,6 +82,7 @@ describe('playground', () => {
     const markdown = await text('#out-markdown pre');
     expect(markdown).toContain('# Harbour notes');
     expect(markdown).toContain('Boats leave at dawn');
+    expect(await text('#out-html pre')).toMatch(/<h1[^>]*>Harbour notes<\/h1>/);
     const links = await page.$$eval('#out-links li a', (as) => as.map((a) => (a as HTMLAnchorElement).href));
     expect(links).toContain(site.url('/next'));
     // The page's screenshot (a blob URL of the server) is loaded and shown.
