@@ -1,6 +1,6 @@
 /**
  * What plugin authors import as `trawl/plugin` (docs/plugins.md): the `define*` helpers, the plugin
- * types and `TrawlError`. From a checkout it is this file (package.json `exports`); inside the compiled
+ * types, `TrawlError` and TypeBox's `Type`. From a checkout it is this file (package.json `exports`); inside the compiled
  * binary the external plugin loader (core/external-plugins.ts) serves this same module instance under
  * that name, so a plugin loaded from `TRAWL_PLUGINS_DIR` shares the binary's classes (an error it
  * throws is a TrawlError the core recognises). Keep it light: no heavy imports.
@@ -39,3 +39,5 @@ export type {
   ThreatListPlugin,
 } from './plugin.ts';
 export { TrawlError, type ErrorCode } from './errors.ts';
+/** TypeBox, for a format's `options` schema: the core's own copy, so no install is needed. */
+export { Type, type Static, type TSchema } from '@sinclair/typebox';

@@ -60,6 +60,19 @@ describe('loading', () => {
     expect(error).toBeInstanceOf(TrawlError);
   });
 
+  test('a format with options: its schema made with the Type of trawl/plugin is checked and used', async () => {
+    const file = plugin(`import { defineFormat, Type } from 'trawl/plugin';
+      export default defineFormat({ name: 'excerpt', needs: ['markdown'], pure: true,
+        options: Type.Object({ chars: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })) }),
+        produce: (input, options) => ({ excerpt: String(input.outputs.markdown).slice(0, options.chars ?? 10) }) });`);
+    const registry = await registryFor(config(file));
+    const { resolveScrapeOptions } = await import('../../core/pipeline/scrape-options.ts');
+    const { formatPlugins } = await import('../../core/pipeline/scrape.ts');
+    const plugins = await formatPlugins(registry);
+    expect(resolveScrapeOptions({ formats: [{ type: 'excerpt', chars: 5 }] }, plugins).formats).toContainEqual({ type: 'excerpt', chars: 5 });
+    expect(() => resolveScrapeOptions({ formats: [{ type: 'excerpt', chars: 0 }] }, plugins)).toThrow(/chars/);
+  });
+
   test('a folder lists scripts and subfolders with an index; tests, type files and _helpers are skipped', () => {
     const dir = join(work, 'folder');
     mkdirSync(join(dir, 'nested'), { recursive: true });
