@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { ResolvedConfig } from '../core/config.ts';
 import type { Logger } from '../core/log.ts';
 import { openDatabase } from '../core/db/client.ts';
-import { Registry } from '../core/registry.ts';
+import { registryFor } from '../core/external-plugins.ts';
 import { ADMIN_USAGE, runAdmin } from '../core/admin/cli.ts';
 
 const REMOTE_USAGE = `
@@ -93,7 +93,8 @@ export async function adminMain(argv: string[], config: ResolvedConfig, log: Log
     return await runAdmin(args, db, {
       out: (t) => process.stdout.write(t),
       err: (t) => process.stderr.write(t),
-      knownFormats: new Registry().names('format'),
+      // External formats too, so a key may be restricted to a plugin's format (docs/plugins.md).
+      knownFormats: (await registryFor(config)).names('format'),
       defaults: { credits: config.team.credits, concurrency: config.team.concurrency },
       legacyWebhookSecret: config.webhookSecret,
     });

@@ -1,14 +1,23 @@
 /**
  * Builds the single executable `dist/trawl` with `bun build --compile`. Assets (WASM, language data,
- * Swagger UI, migrations) are embedded through `with { type: 'file' | 'text' }` imports; extra worker
- * entrypoints are listed here so they land inside the binary too.
+ * Swagger UI, the playground, migrations) are embedded through `with { type: 'file' | 'text' }`
+ * imports; extra worker entrypoints are listed here so they land inside the binary too.
  *
- * Usage: bun bin/build.ts [--outfile dist/trawl]
+ * `--release` (`bun run release`) names the binary `dist/trawl-<version>-<os>-<arch>` unless
+ * `--outfile` is given, and writes its SHA-256 next to it as `<binary>.sha256` in `sha256sum` format
+ * (`<hex>  <file name>`), so `sha256sum -c trawl-….sha256` checks a download (docs/running-on-a-vm.md).
+ *
+ * Usage: bun bin/build.ts [--outfile dist/trawl] [--release]
  */
-import { existsSync } from 'node:fs';
+import { createReadStream, existsSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { basename } from 'node:path';
+import { VERSION } from '../core/version.ts';
 
 const args = process.argv.slice(2);
-const outfile = args[args.indexOf('--outfile') + 1] && args.includes('--outfile') ? args[args.indexOf('--outfile') + 1] : 'dist/trawl';
+const release = args.includes('--release');
+const given = args.includes('--outfile') ? args[args.indexOf('--outfile') + 1] : undefined;
+const outfile = given ?? (release ? `dist/trawl-${VERSION}-${process.platform}-${process.arch}` : 'dist/trawl');
 
 /** Worker scripts that run in their own thread and must be bundled as separate entrypoints. */
 const WORKER_ENTRYPOINTS = ['core/db/pglite-worker.ts', 'core/pipeline/content-worker.ts', 'parsers/pdf/worker.ts', 'parsers/ocr/worker.ts'].filter((p) => existsSync(p));
@@ -20,4 +29,14 @@ const cmd = [
   '--outfile', outfile,
 ];
 const proc = Bun.spawnSync(cmd, { stdout: 'inherit', stderr: 'inherit' });
-process.exit(proc.exitCode ?? 1);
+if (proc.exitCode !== 0) process.exit(proc.exitCode ?? 1);
+
+if (release) {
+  const hash = createHash('sha256');
+  // Streamed: the binary is ~160 MiB.
+  for await (const chunk of createReadStream(outfile)) hash.update(chunk as Buffer);
+  const line = `${hash.digest('hex')}  ${basename(outfile)}\n`;
+  writeFileSync(`${outfile}.sha256`, line);
+  process.stdout.write(`release: ${outfile}\nsha256:  ${line}`);
+}
+process.exit(0);

@@ -8,7 +8,7 @@ import { loadConfig, ConfigError, enterProductionMode } from '../core/config.ts'
 import { createLogger } from '../core/log.ts';
 import { VERSION } from '../core/version.ts';
 
-const USAGE = `Usage: trawl [serve|api|worker|scheduler|migrate|scrape|map|search|crawl|mcp|version|help]
+const USAGE = `Usage: trawl [serve|api|worker|scheduler|migrate|scrape|map|search|crawl|mcp|plugins|version|help]
 
   serve       API, worker and scheduler in one process (default)
   api         HTTP API only (needs DATABASE_URL and REDIS_URL to share work with workers)
@@ -20,10 +20,12 @@ const USAGE = `Usage: trawl [serve|api|worker|scheduler|migrate|scrape|map|searc
   scrape URL  print a page as markdown (trawl scrape --help); also map URL, search QUERY
   crawl URL   crawl into a directory with progress, resumable (trawl crawl --help)
   mcp         MCP server on stdio with the firecrawl-mcp tools (trawl mcp --help)
+  plugins     list built-in and external plugins (trawl plugins list; docs/plugins.md)
   version     print the version
 
 Environment: PORT (3002), HOST, DATABASE_URL, REDIS_URL, TRAWL_DATA_DIR (./data), TRAWL_PUBLIC_URL,
-TRAWL_AUTH (keys|off), TRAWL_ALLOW_PRIVATE_TARGETS, CHROMIUM_PATH (/usr/bin/chromium). See README.md.`;
+TRAWL_AUTH (keys|off), TRAWL_ALLOW_PRIVATE_TARGETS, CHROMIUM_PATH (/usr/bin/chromium), TRAWL_PLUGINS_DIR.
+See README.md and docs/.`;
 
 async function main(argv: string[]): Promise<number> {
   const mode = argv[0] ?? 'serve';
@@ -48,6 +50,10 @@ async function main(argv: string[]): Promise<number> {
   if (['scrape', 'map', 'search', 'crawl'].includes(mode)) {
     const { cliMain } = await import('./cli.ts');
     return cliMain(mode, argv.slice(1), config);
+  }
+  if (mode === 'plugins') {
+    const { pluginsMain } = await import('./plugins.ts');
+    return pluginsMain(argv.slice(1), config);
   }
   if (mode === 'mcp') {
     // Before the logger below: stdout carries only MCP messages, so mcp logs to stderr.
@@ -112,6 +118,11 @@ async function startOrExplain<A extends unknown[], R>(start: (...a: A) => Promis
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err) => {
+    // A configuration problem found late (an external plugin loaded by a CLI command) reads like one found early.
+    if (err instanceof ConfigError) {
+      process.stderr.write(`trawl: ${err.message}\n`);
+      process.exit(2);
+    }
     process.stderr.write(`trawl: ${err?.stack ?? err}\n`);
     process.exit(1);
   },

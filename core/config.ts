@@ -44,6 +44,8 @@ export const TrawlConfigSchema = Type.Object({
   TRAWL_API_URL: Type.Optional(Url),
   FIRECRAWL_API_URL: Type.Optional(Url),
   TRAWL_THREAT_LIST_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  /** Plugin files or folders loaded at start, comma-separated (issue 24: plugins without a rebuild; docs/plugins.md). */
+  TRAWL_PLUGINS_DIR: Type.Optional(Type.String()),
   CHROMIUM_PATH: Type.Optional(Type.String({ minLength: 1 })),
   TRAWL_LOG_LEVEL: Type.Optional(
     Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
@@ -129,6 +131,12 @@ export interface ResolvedConfig {
    * the resolvers it uses.
    */
   targets: TargetPolicy;
+  /**
+   * External plugins (core/external-plugins.ts, docs/plugins.md): absolute paths of plugin files
+   * (`.ts`, `.js`, `.mjs`) or folders of them, from `TRAWL_PLUGINS_DIR` (comma-separated; a list in
+   * the `TRAWL_CONFIG` file), relative ones resolved against the working directory. Default none.
+   */
+  pluginPaths: readonly string[];
   /** A file of blocked domains, one a line (`#` comments), for the `local-file` threat list (threatProtection). */
   threatListFile?: string;
   chromiumPath: string;
@@ -416,6 +424,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     auth: c.TRAWL_AUTH ?? 'keys',
     metrics: resolveMetrics(c.TRAWL_METRICS, c.HOST ?? '0.0.0.0'),
     targets: resolveTargets(c.TRAWL_ALLOW_PRIVATE_TARGETS, c.TRAWL_DNS_SERVERS),
+    pluginPaths: (c.TRAWL_PLUGINS_DIR ?? '').split(',').map((s) => s.trim()).filter(Boolean).map((p) => resolve(cwd, p)),
     threatListFile: c.TRAWL_THREAT_LIST_FILE ? resolve(cwd, c.TRAWL_THREAT_LIST_FILE) : undefined,
     chromiumPath: c.CHROMIUM_PATH ?? '/usr/bin/chromium',
     logLevel: c.TRAWL_LOG_LEVEL ?? 'info',

@@ -3,10 +3,19 @@
  * one file plus one line here. Loading is lazy and memoized; plugin modules are light (heavy libraries
  * are imported inside their methods), so `all(kind)` is cheap enough for selection by features.
  */
-import type { PluginByKind, PluginKind } from './plugin.ts';
+import type { AnyPlugin, PluginByKind, PluginKind } from './plugin.ts';
 
 type Loader<K extends PluginKind> = () => Promise<{ default: PluginByKind[K] }>;
 type Table = { [K in PluginKind]: Record<string, Loader<K>> };
+
+/** A plugin loaded from outside the binary (core/external-plugins.ts), with the file it came from. */
+export interface ExternalPlugin {
+  kind: PluginKind;
+  name: string;
+  /** Absolute path of the plugin's file. */
+  source: string;
+  plugin: AnyPlugin;
+}
 
 /** Built-in plugins. Order matters where noted (search providers: default fallback order). */
 export const BUILTIN_PLUGINS: Table = {
@@ -86,8 +95,31 @@ export const BUILTIN_PLUGINS: Table = {
 /** Loads plugins by kind and name, once each. */
 export class Registry {
   private readonly cache = new Map<string, Promise<unknown>>();
+  private readonly sources = new Map<string, string>();
 
   constructor(private readonly table: Table = BUILTIN_PLUGINS) {}
+
+  /**
+   * The built-in plugins plus external ones, registered after the built-in plugins of their kind
+   * (a built-in parser or proxy is tried first). Names must not clash: the loader checked that.
+   */
+  static withExternal(external: readonly ExternalPlugin[], base: Table = BUILTIN_PLUGINS): Registry {
+    const table = Object.fromEntries(Object.entries(base).map(([k, v]) => [k, { ...v }])) as Table;
+    for (const e of external) (table[e.kind] as Record<string, Loader<PluginKind>>)[e.name] = async () => ({ default: e.plugin as PluginByKind[PluginKind] });
+    const registry = new Registry(table);
+    for (const e of external) registry.sources.set(`${e.kind}:${e.name}`, e.source);
+    return registry;
+  }
+
+  /** Where a plugin comes from: `built-in`, or the absolute path of an external plugin's file. */
+  source(kind: PluginKind, name: string): string {
+    return this.sources.get(`${kind}:${name}`) ?? 'built-in';
+  }
+
+  /** Kinds in the table's order. */
+  kinds(): PluginKind[] {
+    return Object.keys(this.table) as PluginKind[];
+  }
 
   /** Names registered for a kind, in registration order. */
   names(kind: PluginKind): string[] {

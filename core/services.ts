@@ -12,7 +12,8 @@ import type { BlobStore } from './blobs.ts';
 import { openDatabase, type Database, type OpenDatabaseOptions } from './db/client.ts';
 import { openQueue } from './queue/index.ts';
 import type { QueueDriver } from './queue/types.ts';
-import { Registry } from './registry.ts';
+import type { Registry } from './registry.ts';
+import { registryFor } from './external-plugins.ts';
 import { formatPlugins } from './pipeline/scrape.ts';
 import { createLocalBlobStore } from './blob-stores/local.ts';
 import { createDatabaseBlobStore } from './blob-stores/database.ts';
@@ -50,14 +51,17 @@ export function defaultBaseUrl(config: ResolvedConfig, port = config.port): stri
 
 /**
  * Opens every service.
- * @throws whatever the database or queue raise when they cannot be reached (startup fails loudly)
+ * @param registry the plugins (default: the built-in ones plus those of `config.pluginPaths`)
+ * @throws ConfigError naming an external plugin that fails to load or check (before anything opens);
+ *         whatever the database or queue raise when they cannot be reached (startup fails loudly)
  */
 export async function openServices(
   config: ResolvedConfig,
   log: Logger,
-  registry = new Registry(),
+  registry?: Registry,
   dbOptions: OpenDatabaseOptions = {},
 ): Promise<Services> {
+  registry ??= await registryFor(config, log.child({ component: 'plugins' }));
   const db = await openDatabase(config, log.child({ component: 'db' }), dbOptions);
   await ensureBuiltinTeams(db, config);
   const queue = await openQueue(config, db, log.child({ component: 'queue' }));
@@ -70,7 +74,7 @@ export async function openServices(
     log,
     db,
     queue,
-    registry,
+    registry: registry!,
     blobs,
     formats,
     content: createContentThreads(config, log.child({ component: 'content-threads' })),
@@ -78,8 +82,8 @@ export async function openServices(
     baseUrl: defaultBaseUrl(config),
     async close() {
       await queue.close(10_000).catch((e) => log.warn({ err: e }, 'queue close failed'));
-      for (const engine of await registry.loaded('engine')) await engine.close?.().catch(() => {});
-      for (const parser of await registry.loaded('parser')) await parser.close?.().catch(() => {});
+      for (const engine of await registry!.loaded('engine')) await engine.close?.().catch(() => {});
+      for (const parser of await registry!.loaded('parser')) await parser.close?.().catch(() => {});
       await services.content?.close();
       await services.searchIndex.flush();
       await db.close().catch((e) => log.warn({ err: e }, 'database close failed'));

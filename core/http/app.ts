@@ -15,6 +15,7 @@ import { mcpRoutes } from './routes/mcp.ts';
 import { scrapeRoutes } from './routes/scrape.ts';
 import { blobRoutes } from './routes/blobs.ts';
 import { docsRoutes } from './routes/docs.ts';
+import { playgroundRoutes } from './routes/playground.ts';
 import { accountRoutes } from './routes/accounts.ts';
 import { crawlRoutes } from './routes/crawl.ts';
 import { batchRoutes } from './routes/batch.ts';
@@ -70,6 +71,7 @@ export function createApp(services: Services) {
     })
     .use(metricsRoutes(services))
     .use(docsRoutes())
+    .use(playgroundRoutes())
     .use(healthRoutes(services))
     .use(scrapeRoutes(services))
     .use(blobRoutes(services))

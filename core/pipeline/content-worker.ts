@@ -12,7 +12,8 @@
  */
 import type { ResolvedConfig } from '../config.ts';
 import { createLogger, scrapeLogger, type Logger } from '../log.ts';
-import { Registry } from '../registry.ts';
+import type { Registry } from '../registry.ts';
+import { registryFor } from '../external-plugins.ts';
 import { TrawlError } from '../errors.ts';
 import type { BlobStore } from '../blobs.ts';
 import { buildDocument, runContext } from './scrape.ts';
@@ -20,7 +21,8 @@ import type { ContentInit, ContentReply, ContentTask } from './content-threads.t
 
 declare const self: Worker;
 
-const registry = new Registry();
+// The built-in plugins plus the external ones the main thread checked at startup (loaded again here).
+let registry: Promise<Registry> | undefined;
 let config: ResolvedConfig | undefined;
 let log: Logger | undefined;
 
@@ -34,7 +36,7 @@ const noBlobs = new Proxy({} as BlobStore, {
 async function run(task: ContentTask): Promise<ContentReply> {
   const run = runContext(task.req, { config: config!, log: scrapeLogger(log!, { scrapeId: task.req.scrapeId }, task.req.options.zeroDataRetention || task.req.options.lockdown), blobs: noBlobs });
   try {
-    const doc = await buildDocument(task.response, task.req, { registry }, run, task.filename);
+    const doc = await buildDocument(task.response, task.req, { registry: await registry! }, run, task.filename);
     return { id: task.id, doc };
   } catch (e) {
     return { id: task.id, error: TrawlError.wrap(e).toJSON() };
@@ -48,6 +50,7 @@ self.onmessage = (event: MessageEvent<ContentInit | ContentTask>) => {
   if ('config' in data) {
     config = data.config;
     log = createLogger(config.logLevel, { component: 'content-thread' });
+    registry = registryFor(config, log, false);
     return;
   }
   void run(data).then((reply) => self.postMessage(reply));

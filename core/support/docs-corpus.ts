@@ -10,6 +10,8 @@ import errors from '../../docs/errors.md' with { type: 'text' };
 import scaling from '../../docs/scaling.md' with { type: 'text' };
 import support from '../../docs/support.md' with { type: 'text' };
 import models from '../../docs/models.md' with { type: 'text' };
+import plugins from '../../docs/plugins.md' with { type: 'text' };
+import runningOnAVm from '../../docs/running-on-a-vm.md' with { type: 'text' };
 
 /** One searchable passage. `pathOrUrl`: `README.md#configuration`, `docs/errors.md#unsafe_target` … */
 export interface DocSection {
@@ -26,6 +28,8 @@ export const EMBEDDED_DOCS: Readonly<Record<string, string>> = {
   'docs/scaling.md': scaling,
   'docs/support.md': support,
   'docs/models.md': models,
+  'docs/plugins.md': plugins,
+  'docs/running-on-a-vm.md': runningOnAVm,
 };
 
 /** GitHub-style heading anchor: lower case, punctuation dropped, spaces to dashes. */

@@ -39,6 +39,7 @@ const NOT_FORMATS: Record<string, string[]> = {
   'core/blobs.ts': ['html', 'json'], // file extensions of blobs
   'core/db/schema/search.ts': ['html'], // the search index's file type column
   'core/plugin.ts': ['screenshot', 'images', 'json'], // the engine feature; the search source; the model output kind
+  'core/plugin-checks.ts': ['screenshot', 'images'], // the engine feature and capture kind; the search source
   'core/scrape/actions.ts': ['screenshot'], // the screenshot action
   'core/pipeline/select.ts': ['screenshot'], // the screenshot action needs the engine feature
   'core/http/guard.ts': ['screenshot'], // the screenshot action on a format-restricted key (interface.md Authentication 4)

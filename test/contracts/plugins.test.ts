@@ -12,6 +12,7 @@ import { loadConfig } from '../../core/config.ts';
 import { silentLogger } from '../../core/log.ts';
 import { resolveScrapeOptions } from '../../core/pipeline/scrape-options.ts';
 import { createFormatInput, formatPlugins } from '../../core/pipeline/scrape.ts';
+import { pluginProblems } from '../../core/plugin-checks.ts';
 
 const registry = new Registry();
 const ENGINE_FEATURES = ['http', 'js', 'actions', 'screenshot', 'pdf-print', 'mobile', 'wait', 'location', 'profile'];
@@ -33,6 +34,8 @@ describe('every registered plugin', () => {
         const plugin = await registry.get(kind, name);
         expect(plugin.kind).toBe(kind);
         expect(plugin.name).toBe(name);
+        // The checks external plugins pass at startup (core/plugin-checks.ts) hold for built-in ones.
+        expect(pluginProblems(plugin, { formats: new Set(registry.names('format')) })).toEqual([]);
       });
     }
   }

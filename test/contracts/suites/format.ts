@@ -14,6 +14,7 @@ import { resolveScrapeOptions } from '../../../core/pipeline/scrape-options.ts';
 import { buildDocument, formatPlugins, runContext, type Document } from '../../../core/pipeline/scrape.ts';
 import { TrawlError } from '../../../core/errors.ts';
 import { contractConfig, contractContext } from './context.ts';
+import { pluginProblems } from '../../../core/plugin-checks.ts';
 
 export interface FormatCase {
   name: string;
@@ -64,6 +65,8 @@ export function testFormat(plugin: FormatPlugin<any>, cases: FormatCase[]): void
   describe(`format "${plugin.name}"`, () => {
     test('declarations are well formed', async () => {
       expect(plugin.kind).toBe('format');
+      // What core checks of every format, external ones at startup included (core/plugin-checks.ts).
+      expect(pluginProblems(plugin, { formats: new Set((await formatPlugins(registry)).keys()) })).toEqual([]);
       expect(plugin.name).toMatch(/^[a-z][A-Za-z0-9]*$/);
       for (const f of plugin.fields ?? [plugin.name]) expect(f).not.toBe('metadata');
       if (typeof plugin.credits === 'number') expect(Number.isInteger(plugin.credits) && plugin.credits >= 0).toBe(true);

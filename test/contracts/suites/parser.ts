@@ -8,6 +8,7 @@ import { describe, expect, test } from 'bun:test';
 import type { ParsedDocument, ParserOptions, ParserPlugin } from '../../../core/plugin.ts';
 import { TrawlError } from '../../../core/errors.ts';
 import { contractContext } from './context.ts';
+import { pluginProblems } from '../../../core/plugin-checks.ts';
 
 export interface ParserCase {
   name: string;
@@ -25,6 +26,8 @@ export function testParser(plugin: ParserPlugin, cases: ParserCase[], extra: { g
   describe(`parser "${plugin.name}"`, () => {
     test('accept lists are lower case; magic survives short input', () => {
       expect(plugin.kind).toBe('parser');
+      // What core checks of every parser, external ones at startup included (core/plugin-checks.ts).
+      expect(pluginProblems(plugin, { formats: new Set() })).toEqual([]);
       expect(plugin.accepts.mime.length + plugin.accepts.ext.length).toBeGreaterThan(0);
       for (const m of plugin.accepts.mime) expect(m).toBe(m.toLowerCase());
       for (const e of plugin.accepts.ext) expect(e).toMatch(/^\.[a-z0-9]+$/);
