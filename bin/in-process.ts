@@ -21,15 +21,11 @@ export async function openApi(config: ResolvedConfig, log: Logger, server?: stri
   const headers = new Headers(key ? { authorization: `Bearer ${key}` } : {});
   if (server) return { api: apiCaller((req) => fetch(req), server.replace(/\/+$/, ''), headers), close: async () => {} };
   const { openServices, defaultBaseUrl } = await import('../core/services.ts');
-  const { startScrapeWorker } = await import('../core/jobs/scrape.ts');
-  const { startCrawlWorker } = await import('../core/jobs/crawl.ts');
-  const { startParseWorker } = await import('../core/jobs/parse.ts');
+  const { startWorkers } = await import('../core/runtime.ts');
   const { closeLimits } = await import('../core/limits/index.ts');
   const { createApp } = await import('../core/http/app.ts');
   const services = await openServices(config, log);
-  await startScrapeWorker(services);
-  await startCrawlWorker(services);
-  await startParseWorker(services);
+  await startWorkers(services);
   const app = createApp(services);
   return {
     api: apiCaller((req) => app.handle(req), defaultBaseUrl(config), headers),

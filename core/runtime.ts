@@ -26,8 +26,8 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-/** Starts every worker kind this process runs. */
-async function startWorkers(services: Services): Promise<void> {
+/** Starts every worker kind (scrape, crawl, parse, extract …) on `services`' queue; also used by the in-process CLI and MCP. */
+export async function startWorkers(services: Services): Promise<void> {
   await startScrapeWorker(services);
   await startCrawlWorker(services);
   await startParseWorker(services);

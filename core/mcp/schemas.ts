@@ -101,3 +101,18 @@ export const CRAWL_INPUT = object(
 );
 
 export const CRAWL_STATUS_INPUT = object({ id: str('The crawl id.') }, ['id']);
+
+/** firecrawl-mcp's firecrawl_extract arguments (the API's `/v2/extract` body; the tool waits for the answer). */
+export const EXTRACT_INPUT = object(
+  {
+    urls: { ...strings, description: 'Pages to read; a trailing /* reads the pages of that site (bounded).' },
+    prompt: str('What to extract.'),
+    schema: { type: 'object', description: 'JSON Schema of the answer.' },
+    allowExternalLinks: bool,
+    enableWebSearch: bool,
+    includeSubdomains: bool,
+    pollInterval: num('Seconds between status checks while waiting (default 2).'),
+    timeout: num('Seconds to wait for the extract to finish; past it the current status is returned.'),
+  },
+  ['urls'],
+);

@@ -1,12 +1,12 @@
 /**
  * The MCP tools: firecrawl-mcp's names and arguments (firecrawl_scrape, firecrawl_map,
- * firecrawl_search, firecrawl_crawl, firecrawl_check_crawl_status) run as Trawl API calls through an
+ * firecrawl_search, firecrawl_crawl, firecrawl_check_crawl_status, firecrawl_extract) run as Trawl API calls through an
  * `ApiCaller`. Arguments are turned into the API body as firecrawl-mcp does (format names plus
  * `jsonOptions`/`queryOptions`/`screenshotOptions` become format objects); an API error becomes a
  * tool result with `isError` and the API's message, never a protocol error.
  */
 import type { ApiAnswer, ApiCaller } from './api.ts';
-import { CRAWL_INPUT, CRAWL_STATUS_INPUT, MAP_INPUT, SCRAPE_INPUT, SEARCH_INPUT } from './schemas.ts';
+import { CRAWL_INPUT, CRAWL_STATUS_INPUT, EXTRACT_INPUT, MAP_INPUT, SCRAPE_INPUT, SEARCH_INPUT } from './schemas.ts';
 
 /** A tool result in the MCP shape (`content` of text parts; `isError` for a failed call). */
 export interface ToolResult {
@@ -96,6 +96,20 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
   });
 
+/**
+ * Polls `GET path` until its `status` is no longer one of `running` (or `timeoutS` seconds pass, or the
+ * call is aborted) and returns the last answer. `pollIntervalS` defaults to 2 s.
+ */
+async function waitFor(api: ApiCaller, path: string, running: string[], pollIntervalS: unknown, timeoutS: unknown, signal: AbortSignal): Promise<ApiAnswer> {
+  const intervalMs = Math.max(0.1, Number(pollIntervalS) || 2) * 1000;
+  const until = typeof timeoutS === 'number' && timeoutS > 0 ? Date.now() + timeoutS * 1000 : Infinity;
+  for (;;) {
+    const res = await api('GET', path, undefined, signal);
+    if (res.status !== 200 || !running.includes(res.body?.status) || Date.now() >= until || signal.aborted) return res;
+    await sleep(Math.min(intervalMs, Math.max(0, until - Date.now())), signal);
+  }
+}
+
 const readOnly = (title: string) => ({ title, readOnlyHint: true, openWorldHint: true, destructiveHint: false as const });
 
 /** The tools, in firecrawl-mcp's order. */
@@ -146,14 +160,8 @@ export const MCP_TOOLS: McpTool[] = [
       const started = await api('POST', '/v2/crawl', body, signal);
       if (started.status !== 200) return failed(started);
       const id: string = started.body.id;
-      const intervalMs = Math.max(0.1, Number(pollInterval) || 2) * 1000;
-      const until = typeof timeout === 'number' && timeout > 0 ? Date.now() + timeout * 1000 : Infinity;
-      for (;;) {
-        const status = await api('GET', `/v2/crawl/${encodeURIComponent(id)}?limit=1`, undefined, signal);
-        if (status.status !== 200) return failed(status);
-        if (status.body.status !== 'scraping' || Date.now() >= until || signal.aborted) break;
-        await sleep(Math.min(intervalMs, Math.max(0, until - Date.now())), signal);
-      }
+      const status = await waitFor(api, `/v2/crawl/${encodeURIComponent(id)}?limit=1`, ['scraping'], pollInterval, timeout, signal);
+      if (status.status !== 200) return failed(status);
       const res = await crawlStatus(api, id, signal);
       return res.status === 200 ? text({ id, ...res.body }) : failed(res);
     },
@@ -165,6 +173,19 @@ export const MCP_TOOLS: McpTool[] = [
     annotations: { ...readOnly('Crawl status'), openWorldHint: false },
     async run(args, api, signal) {
       const res = await crawlStatus(api, String(args.id), signal);
+      return res.status === 200 ? text(res.body) : failed(res);
+    },
+  },
+  {
+    name: 'firecrawl_extract',
+    description: 'Extract structured data (a prompt and/or a JSON schema) from one or more pages, wait for the answer and return it.',
+    inputSchema: EXTRACT_INPUT,
+    annotations: readOnly('Extract structured data'),
+    async run(args, api, signal) {
+      const { pollInterval, timeout, ...rest } = args;
+      const started = await api('POST', '/v2/extract', dropEmpty(rest), signal);
+      if (started.status !== 200) return failed(started);
+      const res = await waitFor(api, `/v2/extract/${encodeURIComponent(started.body.id)}`, ['processing'], pollInterval, timeout, signal);
       return res.status === 200 ? text(res.body) : failed(res);
     },
   },

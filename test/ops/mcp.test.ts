@@ -15,7 +15,7 @@ import { serveFixtures, type FixtureSite } from '../helpers/fixture-site.ts';
 
 setDefaultTimeout(180_000);
 
-const TOOLS = ['firecrawl_scrape', 'firecrawl_map', 'firecrawl_search', 'firecrawl_crawl', 'firecrawl_check_crawl_status'];
+const TOOLS = ['firecrawl_scrape', 'firecrawl_map', 'firecrawl_search', 'firecrawl_crawl', 'firecrawl_check_crawl_status', 'firecrawl_extract'];
 const page = (title: string, links: string[]) =>
   `<html><head><title>${title}</title></head><body><h1>${title}</h1><p>The ${title} page.</p>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`;
 
@@ -62,7 +62,14 @@ async function exercise(client: Client): Promise<void> {
   const bad = await client.callTool({ name: 'firecrawl_scrape', arguments: { url: 'not a url' } });
   expect(bad.isError).toBe(true);
   expect(textOf(bad)).toContain('400');
-  const unknown = await client.callTool({ name: 'firecrawl_agent', arguments: {} });
+  const extracted = await client.callTool({ name: 'firecrawl_extract', arguments: { urls: [site.url('/a')], prompt: 'The page title', schema: { type: 'object', properties: { title: { type: 'string' } } }, pollInterval: 0.2 } });
+  expect(extracted.isError).toBeFalsy();
+  const extract = JSON.parse(textOf(extracted));
+  expect(extract.status).toBe('completed');
+  expect(extract.data.title).toBe('Alpha');
+  expect(extract.warning).toContain('model');
+
+  const unknown = await client.callTool({ name: 'firecrawl_no_such_tool', arguments: {} });
   expect(unknown.isError).toBe(true);
 }
 
