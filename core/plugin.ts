@@ -553,6 +553,12 @@ export interface SupportDiagnosis {
    * unchanged, which succeeds once the change is made, else reports `needs-operator` naming it.
    */
   operatorAction?: string;
+  /**
+   * A fix that is a wait (a 429's `Retry-After` still to run, ms): the validation waits this long,
+   * when it fits its time budget, then re-runs the request unchanged; a longer wait is `not tested`,
+   * naming when to ask again.
+   */
+  waitMs?: number;
 }
 
 /**
