@@ -30,7 +30,7 @@ beforeAll(async () => {
     // A slow server: the PDF arrives when less time is left than the parser needs to start a page.
     '/manual.pdf': async () => {
       await Bun.sleep(800);
-      return new Response(pdf, { headers: { 'content-type': 'application/pdf' } });
+      return new Response(pdf as Uint8Array<ArrayBuffer>, { headers: { 'content-type': 'application/pdf' } });
     },
   });
   trawl = await startAccountsTrawl({ TRAWL_AUTH_CACHE_MS: '0' });
