@@ -28,6 +28,13 @@ function runtimeModule(): Promise<WebAssembly.Module> {
   return pgliteModule;
 }
 
+/** Starts compiling PGlite's WebAssembly now, so a later `openPglite` finds it ready (start-up time). */
+export function warmUpPglite(): void {
+  runtimeModule().catch(() => {
+    pgliteModule = undefined; // openPglite compiles again and reports the error
+  });
+}
+
 /** initdb is only needed for a new data directory with no template; compiled on first need. */
 function initdbRuntimeModule(): Promise<WebAssembly.Module> {
   initdbModule ??= compile(initdbWasmPath);
