@@ -51,9 +51,6 @@ export async function start(
         'Run "trawl serve" for the single-process embedded default.',
     );
   }
-  // The HTTP app's modules load while the database opens (its own thread with the embedded one).
-  const httpModule = mode === 'serve' || mode === 'api' ? import('./http/app.ts') : undefined;
-  httpModule?.catch(() => {}); // awaited below; a failure surfaces there
   const services = await openServices(config, log, registry, dbOptions);
   const stops: (() => Promise<void> | void)[] = [() => closeLimits(services)];
   let port: number | undefined;
@@ -64,7 +61,7 @@ export async function start(
   if (mode === 'serve' || mode === 'worker') await startWorkers(services);
   if (mode === 'serve' || mode === 'scheduler') stops.push(startScheduler(services));
   if (mode === 'serve' || mode === 'api') {
-    const { createApp, httpProduction } = await httpModule!;
+    const { createApp, httpProduction } = await import('./http/app.ts');
     const app = createApp(services).listen({ port: config.port, hostname: config.host });
     port = app.server?.port;
     if (port) services.baseUrl = defaultBaseUrl(config, port);

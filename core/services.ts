@@ -58,16 +58,13 @@ export async function openServices(
   registry = new Registry(),
   dbOptions: OpenDatabaseOptions = {},
 ): Promise<Services> {
-  // The format plugins load on this thread while the embedded database starts on its own (start-up time).
-  const loadingFormats = formatPlugins(registry);
-  loadingFormats.catch(() => {}); // awaited below; a failure surfaces there
   const db = await openDatabase(config, log.child({ component: 'db' }), dbOptions);
   await ensureBuiltinTeams(db, config);
   const queue = await openQueue(config, db, log.child({ component: 'queue' }));
   let services: Services;
   // With a shared database any API node serves any blob; the embedded default keeps them on disk.
   const blobs = config.databaseUrl ? createDatabaseBlobStore(db, () => services.baseUrl) : createLocalBlobStore(join(config.dataDir, 'blobs'), () => services.baseUrl);
-  const formats = await loadingFormats;
+  const formats = await formatPlugins(registry);
   services = {
     config,
     log,
