@@ -59,7 +59,7 @@ describe('embedded database template', () => {
   test('entries naming parent directories stay inside the data directory; no staging directory is left', async () => {
     const parent = tmp();
     const dir = join(parent, 'pg');
-    await extractTemplate(new Blob([createTar([{ name: 'PG_VERSION', data: '18' }, { name: '../escape', data: 'x' }, { name: '/base/../../up', data: 'y' }])]), dir);
+    await extractTemplate(new Blob([<Uint8Array<ArrayBuffer>>createTar([{ name: 'PG_VERSION', data: '18' }, { name: '../escape', data: 'x' }, { name: '/base/../../up', data: 'y' }])]), dir);
     expect(readdirSync(parent)).toEqual(['pg']);
     expect(readdirSync(dir).sort()).toEqual(['PG_VERSION', 'escape', 'up']);
   });
