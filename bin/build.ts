@@ -1,7 +1,9 @@
 /**
  * Builds the single executable `dist/trawl` with `bun build --compile`. Assets (WASM, language data,
  * Swagger UI, the playground, migrations) are embedded through `with { type: 'file' | 'text' }`
- * imports; extra worker entrypoints are listed here so they land inside the binary too.
+ * imports; extra worker entrypoints are listed here so they land inside the binary too. The
+ * pre-initialised, migrated embedded database (core/db/template.ts) is made first and embedded as a
+ * file entrypoint, so a first start on an empty data directory skips initdb and the migrations.
  *
  * `--release` (`bun run release`) names the binary `dist/trawl-<version>-<os>-<arch>` unless
  * `--outfile` is given, and writes its SHA-256 next to it as `<binary>.sha256` in `sha256sum` format
@@ -9,10 +11,11 @@
  *
  * Usage: bun bin/build.ts [--outfile dist/trawl] [--release]
  */
-import { createReadStream, existsSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { VERSION } from '../core/version.ts';
+import { createMigratedTemplate, TEMPLATE_FILE } from '../core/db/template.ts';
 
 const args = process.argv.slice(2);
 const release = args.includes('--release');
@@ -22,13 +25,21 @@ const outfile = given ?? (release ? `dist/trawl-${VERSION}-${process.platform}-$
 /** Worker scripts that run in their own thread and must be bundled as separate entrypoints. */
 const WORKER_ENTRYPOINTS = ['core/db/pglite-worker.ts', 'core/pipeline/content-worker.ts', 'parsers/pdf/worker.ts', 'parsers/ocr/worker.ts'].filter((p) => existsSync(p));
 
+// Under dist/ (inside the checkout) so the entries' common root, and with it the workers' embedded
+// paths, stays the checkout; one directory per build so concurrent builds do not share the file.
+const scratch = join('dist', `.build-${process.pid}`);
+mkdirSync(scratch, { recursive: true });
+const template = join(scratch, TEMPLATE_FILE);
+await Bun.write(template, await createMigratedTemplate());
+
 const cmd = [
   'bun', 'build', '--compile', '--minify-syntax', '--sourcemap=none',
   '--asset-naming=[name].[ext]',
-  'bin/trawl.ts', ...WORKER_ENTRYPOINTS,
+  'bin/trawl.ts', ...WORKER_ENTRYPOINTS, template,
   '--outfile', outfile,
 ];
 const proc = Bun.spawnSync(cmd, { stdout: 'inherit', stderr: 'inherit' });
+rmSync(scratch, { recursive: true, force: true });
 if (proc.exitCode !== 0) process.exit(proc.exitCode ?? 1);
 
 if (release) {

@@ -67,7 +67,7 @@ async function main(argv: string[]): Promise<number> {
   process.on('uncaughtException', (err) => log.error({ err }, 'uncaught exception'));
   if (mode === 'migrate') {
     const { openDatabase } = await import('../core/db/client.ts');
-    const db = await openDatabase(config, log);
+    const db = await openDatabase(config, log, await embeddedDbOptions());
     await db.close();
     log.info('migrations applied');
     return 0;
@@ -87,7 +87,7 @@ async function main(argv: string[]): Promise<number> {
       `\nCreated the admin team and its API key (shown once, store it now):\n\n  ${key}\n\n` +
         `Use it as "Authorization: Bearer ${key}". Set TRAWL_AUTH=off to run without keys on a private machine.\n\n`,
     );
-  });
+  }, await embeddedDbOptions());
   await new Promise<void>((resolve) => {
     const shutdown = (signal: string) => {
       log.info({ signal }, 'shutting down');
@@ -100,6 +100,13 @@ async function main(argv: string[]): Promise<number> {
     process.once('SIGTERM', () => shutdown('SIGTERM'));
   });
   return 0;
+}
+
+/** The binary's pre-initialised embedded database (core/db/template.ts), used for an empty data directory. */
+async function embeddedDbOptions(): Promise<{ pgliteTemplate?: Blob }> {
+  const { embeddedTemplate } = await import('../core/db/template.ts');
+  const pgliteTemplate = embeddedTemplate();
+  return pgliteTemplate ? { pgliteTemplate } : {};
 }
 
 /** Runs `start`, turning configuration errors into a one-line message instead of a stack trace. */

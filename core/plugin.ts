@@ -562,8 +562,23 @@ export interface SupportDiagnosis {
   answer: string;
   /** Parameters to merge into the original request body, unchanged; `{}` when no parameter fixes it. */
   fixParameters: Record<string, unknown>;
-  /** Whether re-running with the fix can show it works (false when the fix is the operator's, or a wait). */
+  /**
+   * Whether a re-run can show the fix works (false when nothing a re-run shows would differ, e.g. a
+   * fixed limit, or a wait). With `operatorAction` the re-run is of the request as it was.
+   */
   validate: boolean;
+  /**
+   * A fix outside the request (credits added to the team, an endpoint group granted to the key): what
+   * must change, in a few words. `fixParameters` is then `{}`; validation re-runs the request
+   * unchanged, which succeeds once the change is made, else reports `needs-operator` naming it.
+   */
+  operatorAction?: string;
+  /**
+   * A fix that is a wait (a 429's `Retry-After` still to run, ms): the validation waits this long,
+   * when it fits its time budget, then re-runs the request unchanged; a longer wait is `not tested`,
+   * naming when to ask again.
+   */
+  waitMs?: number;
 }
 
 /**

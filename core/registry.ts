@@ -72,6 +72,7 @@ export const BUILTIN_PLUGINS: Table = {
   },
   support: {
     // First diagnosis wins: error-code classes before the ones inferred from job results.
+    'pdf-limits': () => import('../plugins/support/pdf-limits.ts'),
     timeout: () => import('../plugins/support/timeout.ts'),
     'cache-miss': () => import('../plugins/support/cache-miss.ts'),
     'key-restriction': () => import('../plugins/support/key-restriction.ts'),

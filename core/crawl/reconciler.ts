@@ -9,6 +9,12 @@
  * - fills the crawl's concurrency window and finishes crawls with nothing left to do.
  * It also sends due webhook retries and purges crawl state 24 h after completion. Every step is a
  * conditional update under the crawl's row lock, so several processes may run it at once.
+ *
+ * Cadence: every RECONCILE_MS while a crawl runs or a webhook delivery is pending; otherwise the
+ * process is idle and the next pass comes after IDLE_RECONCILE_MS (or when the next webhook retry is
+ * due, if sooner), so an idle server makes no database round trips every few seconds (issue 22). Crawl
+ * work handled in this process (`wakeReconciler`, called by the crawl queue handler) brings the short
+ * cadence back at once.
  */
 import type { Services } from '../services.ts';
 import { RETENTION_MS } from '../store/documents.ts';
@@ -20,8 +26,10 @@ import { failKickoff, runKickoff } from './kickoff.ts';
 import { MAX_PAGE_ATTEMPTS } from './page-store.ts';
 import { webhookDeps } from './webhook-deps.ts';
 
-/** How often the reconciler runs, ms. */
+/** How often the reconciler runs while there is crawl or webhook work, ms. */
 export const RECONCILE_MS = 2_000;
+/** How often it runs while there is none (a safety net for work it was not woken for), ms. */
+export const IDLE_RECONCILE_MS = 30_000;
 /** A queued page older than this is re-sent when the queue has nothing waiting, ms. */
 const LOST_WHEN_IDLE_MS = 3_000;
 /** A queued page older than this (plus the crawl's delay) is re-sent regardless, ms. */
@@ -30,8 +38,12 @@ const LOST_AFTER_MS = 120_000;
 const KICKOFF_GRACE_MS = 5_000;
 const PURGE_EVERY_MS = 10 * 60_000;
 
-/** One reconcile pass over every running crawl. */
-export async function reconcileOnce(services: Services): Promise<void> {
+/**
+ * One reconcile pass over every running crawl.
+ * @returns ms until the next pass is needed: RECONCILE_MS while a crawl runs or a webhook delivery
+ *   is due, else until the next pending webhook retry, at most IDLE_RECONCILE_MS
+ */
+export async function reconcileOnce(services: Services): Promise<number> {
   const counts = await services.queue.counts(CRAWL_QUEUE).catch(() => undefined);
   const idle = counts !== undefined && counts.waiting + counts.delayed === 0;
   const jobs = await services.db.query<{ id: string; kickoff: string; stalled: boolean }>(
@@ -54,7 +66,13 @@ export async function reconcileOnce(services: Services): Promise<void> {
       await enqueueItems(services, items);
     }
   }
-  await dispatchDue(webhookDeps(services));
+  const dispatched = await dispatchDue(webhookDeps(services));
+  if (jobs.length > 0 || dispatched > 0) return RECONCILE_MS;
+  const [next] = await services.db.query<{ ms: number | null }>(
+    `select extract(epoch from min(next_attempt_at) - now()) * 1000 as ms from webhook_deliveries where status = 'pending'`,
+  );
+  const dueIn = next?.ms == null ? IDLE_RECONCILE_MS : Math.max(RECONCILE_MS, Math.ceil(Number(next.ms)));
+  return Math.min(IDLE_RECONCILE_MS, dueIn);
 }
 
 async function repairJob(services: Services, jobId: string, queueIdle: boolean): Promise<QueueItem[]> {
@@ -96,8 +114,15 @@ export async function purgeExpired(services: Services): Promise<void> {
   await services.db.query(`delete from idempotency_keys where created_at < now() - interval '24 hours'`);
 }
 
+const wakers = new WeakMap<Services, () => void>();
+
+/** Brings this process's reconciler back to its short cadence (crawl work arrived). Cheap; no-op without one. */
+export function wakeReconciler(services: Services): void {
+  wakers.get(services)?.();
+}
+
 /**
- * Starts the reconciler loop of this process.
+ * Starts the reconciler loop of this process (cadence in the header).
  * @returns a function that stops it (waits for a running pass)
  */
 export function startReconciler(services: Services, everyMs = RECONCILE_MS): () => Promise<void> {
@@ -105,11 +130,20 @@ export function startReconciler(services: Services, everyMs = RECONCILE_MS): () 
   let stopped = false;
   let running: Promise<void> | undefined;
   let lastPurge = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let idle = false;
+  const schedule = (ms: number) => {
+    clearTimeout(timer);
+    if (stopped) return;
+    timer = setTimeout(tick, ms);
+    timer.unref?.();
+  };
   const tick = () => {
     if (stopped || running) return;
     running = (async () => {
+      let next = everyMs;
       try {
-        await reconcileOnce(services);
+        next = Math.max(everyMs, await reconcileOnce(services));
         if (Date.now() - lastPurge > PURGE_EVERY_MS) {
           lastPurge = Date.now();
           await purgeExpired(services);
@@ -118,14 +152,22 @@ export function startReconciler(services: Services, everyMs = RECONCILE_MS): () 
         if (!stopped) log.warn({ err }, 'crawl reconcile failed');
       } finally {
         running = undefined;
+        idle = next > everyMs;
+        schedule(next);
       }
     })();
   };
-  const timer = setInterval(tick, everyMs);
-  timer.unref?.();
+  wakers.set(services, () => {
+    if (idle && !running) {
+      idle = false;
+      schedule(everyMs);
+    }
+  });
+  schedule(everyMs);
   return async () => {
     stopped = true;
-    clearInterval(timer);
+    clearTimeout(timer);
+    wakers.delete(services);
     await running;
   };
 }

@@ -6,9 +6,12 @@
  * JSON survive as they are); errors come back as `DatabaseError` with their Postgres fields.
  * The directory lock is held here, on the main thread, where the process's lock registry lives.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { workerEntry } from '../worker-entry.ts';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
 import { lockPgliteDir } from './pglite.ts';
+import { extractTemplate } from './extract-template.ts';
 
 /** Messages to the worker. `tx` routes a statement into an open transaction. */
 export type Request =
@@ -168,7 +171,14 @@ export async function openRemotePglite(dir: string | undefined, options: OpenRem
       }
     })());
   try {
-    await call({ op: 'open', dir, template: options.template });
+    // A template is unpacked here, under the lock, while the worker compiles PGlite: the 40 MB Blob
+    // never crosses to the worker, and a directory that holds a database never reads it.
+    let template = options.template;
+    if (template && dir !== undefined && !existsSync(join(dir, 'PG_VERSION'))) {
+      await extractTemplate(template, dir);
+      template = undefined;
+    }
+    await call({ op: 'open', dir, template });
   } catch (e) {
     stop(new Error('The embedded database could not be opened'));
     throw e;

@@ -12,7 +12,7 @@
  * `/$bunfs/root/core/db/pglite-worker.js` (pglite-remote.ts starts it from there).
  */
 import type { QueryOptions, Transaction } from '@electric-sql/pglite';
-import { openPglite, type OpenedPglite } from './pglite.ts';
+import { openPglite, warmUpPglite, type OpenedPglite } from './pglite.ts';
 import type { Reply, Request, SerializedDbError } from './pglite-remote.ts';
 
 declare const self: Worker;
@@ -28,6 +28,9 @@ interface OpenTransaction {
   end(commit: boolean): void;
   done: Promise<void>;
 }
+
+// Compile the database's WebAssembly while the main thread prepares the data directory.
+warmUpPglite();
 
 let opened: OpenedPglite | undefined;
 const transactions = new Map<number, OpenTransaction>();

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { acquireDirLock } from './dir-lock.ts';
+import { extractTemplate } from './extract-template.ts';
 import pgliteWasmPath from '@electric-sql/pglite/pglite.wasm' with { type: 'file' };
 import initdbWasmPath from '@electric-sql/pglite/initdb.wasm' with { type: 'file' };
 import pgliteDataPath from '@electric-sql/pglite/pglite.data' with { type: 'file' };
@@ -25,6 +26,13 @@ async function compile(path: string): Promise<WebAssembly.Module> {
 function runtimeModule(): Promise<WebAssembly.Module> {
   pgliteModule ??= compile(pgliteWasmPath);
   return pgliteModule;
+}
+
+/** Starts compiling PGlite's WebAssembly now, so a later `openPglite` finds it ready (start-up time). */
+export function warmUpPglite(): void {
+  runtimeModule().catch(() => {
+    pgliteModule = undefined; // openPglite compiles again and reports the error
+  });
 }
 
 /** initdb is only needed for a new data directory with no template; compiled on first need. */
@@ -79,6 +87,11 @@ export async function openPglite(dir: string | undefined, options: OpenPgliteOpt
     isNew = !existsSync(join(dir, 'PG_VERSION'));
   }
   try {
+    if (isNew && options.template !== undefined && dir !== undefined) {
+      // Unpacked with plain file writes, then opened like an existing database (extract-template.ts).
+      await extractTemplate(options.template, dir);
+      isNew = false;
+    }
     const useTemplate = isNew && options.template !== undefined;
     const pg = await PGlite.create({
       dataDir: dir,

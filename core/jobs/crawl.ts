@@ -7,13 +7,14 @@ import type { Services } from '../services.ts';
 import { CRAWL_QUEUE, type KickoffMessage, type PageMessage } from '../crawl/enqueue.ts';
 import { failKickoff, runKickoff } from '../crawl/kickoff.ts';
 import { runPage } from '../crawl/page.ts';
-import { startReconciler } from '../crawl/reconciler.ts';
+import { startReconciler, wakeReconciler } from '../crawl/reconciler.ts';
 
 /** Registers the crawl queue handler and the reconciler in this process. */
 export async function startCrawlWorker(services: Services): Promise<void> {
   await services.queue.process<PageMessage | KickoffMessage, null>(
     CRAWL_QUEUE,
     async (job, signal) => {
+      wakeReconciler(services); // crawl work: the repair pass goes back to its short cadence
       if (job.name === 'kickoff') {
         const { jobId } = job.data as KickoffMessage;
         await runKickoff(services, jobId, signal).catch(async (err) => {

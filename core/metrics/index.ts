@@ -12,8 +12,10 @@ import type { QueueDriver, QueueJob, JobHandler } from '../queue/types.ts';
 
 /** The registry `/metrics` serves (one per process). */
 export const registry = new Registry();
-// Process CPU, resident memory, heap, event-loop lag (nodejs_eventloop_lag_seconds) and GC.
-collectDefaultMetrics({ register: registry, prefix: 'trawl_' });
+// Process CPU, resident memory, heap, event-loop lag (nodejs_eventloop_lag_seconds) and GC. The lag
+// histogram samples once a second: prom-client's default (every 10 ms) was the idle server's main
+// CPU use, ~0.4% of a core with nothing to do (issue 22, bench/startup/first-start.ts).
+collectDefaultMetrics({ register: registry, prefix: 'trawl_', eventLoopMonitoringPrecision: 1_000 });
 
 /** Latency buckets, seconds: 5 ms .. 2 min (scrapes with a browser take seconds). */
 const SECONDS = [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];

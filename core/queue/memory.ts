@@ -39,8 +39,15 @@ function interruptedError(): TrawlError {
   );
 }
 
+/** Default safety-net poll of idle queues, ms. */
+export const IDLE_POLL_MS = 60_000;
+
 export interface MemoryQueueOptions {
-  /** How often idle queues and waiters look at the table again, ms (a safety net; default 5000). */
+  /**
+   * How often idle queues and waiters look at the table again, ms (a safety net). Default: waiters
+   * every 5000, idle queues every IDLE_POLL_MS (jobs added in this process start at once anyway, and
+   * an idle server should make no round trips every few seconds).
+   */
   pollMs?: number;
   /** Finished jobs stay readable by `waitFor` this long, ms (default 1 h). */
   keepFinishedMs?: number;
@@ -63,6 +70,7 @@ interface Runner {
 export async function createMemoryQueue(db: Database, log: Logger, options: MemoryQueueOptions = {}): Promise<QueueDriver> {
   const store = new QueueStore(db);
   const pollMs = options.pollMs ?? 5_000;
+  const idlePollMs = options.pollMs ?? IDLE_POLL_MS;
   const keepMs = options.keepFinishedMs ?? KEEP_FINISHED_MS;
   const waiters = new Waiters(log);
   const runners = new Map<string, Runner>();
@@ -75,7 +83,7 @@ export async function createMemoryQueue(db: Database, log: Logger, options: Memo
   await store.prune(keepMs);
   const pruneTimer = setInterval(() => store.prune(keepMs).catch((e) => log.warn({ err: e }, 'queue prune failed')), 600_000);
   pruneTimer.unref?.();
-  const pollTimer = setInterval(() => runners.forEach((r) => void pump(r)), pollMs);
+  const pollTimer = setInterval(() => runners.forEach((r) => void pump(r)), idlePollMs);
   pollTimer.unref?.();
 
   async function pump(r: Runner): Promise<void> {
@@ -111,7 +119,7 @@ export async function createMemoryQueue(db: Database, log: Logger, options: Memo
     const ms = await store.nextDueInMs(r.queue);
     clearTimeout(r.timer);
     if (ms === undefined) return;
-    r.timer = setTimeout(() => void pump(r), Math.min(Math.max(ms, 5), pollMs));
+    r.timer = setTimeout(() => void pump(r), Math.min(Math.max(ms, 5), idlePollMs));
     r.timer.unref?.();
   }
 

@@ -96,7 +96,7 @@ export async function askSupport(deps: AskDeps, teamId: string, question: string
     const d = await diagnose(deps.plugins, failure, deps.ctx);
     if (!d) continue;
     const validation = d.validate && deps.replay
-      ? await validateFix(deps.replay, failure, d.fixParameters, deadline)
+      ? await validateFix(deps.replay, failure, d.fixParameters, deadline, d)
       : { tested: false, result: 'not tested', evidence: d.validate ? 'no re-run is possible here' : 'no request parameter fixes this class; re-running would fail the same way' };
     const what = failure.id === 'context' ? 'The request in context' : `${failure.kind} ${failure.id}${failure.url ? ` (${failure.url})` : ''}`;
     const code = failure.error

@@ -5,7 +5,7 @@
  * (crawls and batches re-run at most `VALIDATION_PAGES` pages). The report says what was sent and
  * what came back.
  */
-import type { SupportFailure } from '../plugin.ts';
+import type { SupportDiagnosis, SupportFailure } from '../plugin.ts';
 import { EMPTY_CHARS } from './documents.ts';
 
 /** Sends one API request as the caller, in-process; `body` is JSON. */
@@ -14,7 +14,11 @@ export type Replay = (method: 'GET' | 'POST', path: string, body?: unknown) => P
 /** The `validation` object of the ask response. */
 export interface Validation {
   tested: boolean;
-  /** `success`, `failed` or `inconclusive` (the budget ran out), or `not tested`. */
+  /**
+   * `success`, `failed`, `inconclusive` (the budget ran out), `needs-operator` (the re-run of a fix
+   * outside the request failed the same way: the change `evidence` names is not made yet), or
+   * `not tested`.
+   */
   result: string;
   evidence: string;
 }
@@ -48,9 +52,24 @@ async function settle(replay: Replay, path: string, id: string, until: number): 
 /**
  * Re-runs `failure.request` with `fix` merged in. A job kind (crawl, batch) is polled until it ends.
  * @param deadline epoch ms by which the ask must answer
+ * @param how the diagnosis' `operatorAction` (a same-status failure is `needs-operator`) and `waitMs`
+ *   (waited first when it fits the budget, else `not tested`)
  */
-export async function validateFix(replay: Replay, failure: SupportFailure, fix: Record<string, unknown>, deadline: number): Promise<Validation> {
+export async function validateFix(
+  replay: Replay,
+  failure: SupportFailure,
+  fix: Record<string, unknown>,
+  deadline: number,
+  how: Pick<SupportDiagnosis, 'operatorAction' | 'waitMs'> = {},
+): Promise<Validation> {
+  const { operatorAction, waitMs = 0 } = how;
   const until = Math.min(deadline - MARGIN_MS, Date.now() + VALIDATION_MAX_MS);
+  if (waitMs > 0) {
+    const s = Math.ceil(waitMs / 1000);
+    if (waitMs > until - Date.now() - 1_000) return { tested: false, result: 'not tested', evidence: `the wait (${s} s) is longer than the validation budget; ask again in ${s} s to re-test` };
+    await sleep(waitMs);
+  }
+  const waited = waitMs > 0 ? `after waiting ${Math.ceil(waitMs / 1000)} s, ` : '';
   const path = PATHS[failure.kind];
   const body: Record<string, unknown> = { ...failure.request, ...fix };
   let bounded = '';
@@ -61,11 +80,19 @@ export async function validateFix(replay: Replay, failure: SupportFailure, fix: 
   if (failure.kind === 'scrape' && typeof body.timeout === 'number' && body.timeout > until - Date.now()) {
     bounded = ` (it may be cut off by the ${Math.round((until - Date.now()) / 1000)} s validation budget)`;
   }
-  const sent = `POST ${path} with ${JSON.stringify(fix)} merged into the original request${bounded}`;
+  const sent = Object.keys(fix).length === 0
+    ? `${waited}POST ${path} with the original request unchanged${bounded}`
+    : `${waited}POST ${path} with ${JSON.stringify(fix)} merged into the original request${bounded}`;
   if (until - Date.now() < 1_000) return { tested: false, result: 'not tested', evidence: 'no time was left for a re-run' };
   const first = await Promise.race([replay('POST', path, body), sleep(until - Date.now()).then(() => undefined)]);
   if (!first) return { tested: true, result: 'inconclusive', evidence: `${sent}: no answer within the validation budget` };
-  if (first.status !== 200) return { tested: true, result: 'failed', evidence: `${sent}: ${first.status} ${first.body?.code ?? ''} ${first.body?.error ?? ''}`.trim() };
+  if (first.status !== 200) {
+    const got = `${sent}: ${first.status} ${first.body?.code ?? ''} ${first.body?.error ?? ''}`.trim();
+    if (operatorAction && first.status === failure.error?.status) {
+      return { tested: true, result: 'needs-operator', evidence: `${got}. A re-run cannot succeed until ${operatorAction}; ask again after that to re-test.` };
+    }
+    return { tested: true, result: 'failed', evidence: got };
+  }
   if (failure.kind === 'scrape') {
     // An empty-content scrape is fixed only when the re-run has content (outputs but the metadata).
     // A turned-away scrape is fixed only when the target answers below 400 in the re-run.

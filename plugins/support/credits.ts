@@ -1,7 +1,8 @@
 /**
  * Support plugin `credits`: 402 PAYMENT_REQUIRED, not enough credits. A crawl or batch that asked
  * for more pages than the balance covers is fixed by a smaller `limit` when the message names the
- * balance; otherwise credits must be added (`trawl teams credits <team> --add N`).
+ * balance; otherwise credits must be added (`trawl teams credits <team> --add N`): an operator action,
+ * so the validation re-runs the request unchanged and succeeds only once credits were added.
  */
 import { defineSupport } from '../../core/plugin.ts';
 
@@ -20,8 +21,9 @@ export default defineSupport({
       };
     }
     return {
-      class: 'credits', confidence: 'high', fixParameters: {}, validate: false,
-      answer: `The team is out of credits for this request (${f.error.message}). The operator adds credits with \`trawl teams credits <team> --add N\`; no request parameter avoids the charge.`,
+      class: 'credits', confidence: 'high', fixParameters: {}, validate: true,
+      operatorAction: 'the operator adds credits to the team (`trawl teams credits <team> --add N`)',
+      answer: `The team is out of credits for this request (${f.error.message}). The operator adds credits with \`trawl teams credits <team> --add N\`; no request parameter avoids the charge. The validation re-runs the request unchanged: it succeeds once credits were added.`,
     };
   },
 });

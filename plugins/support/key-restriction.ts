@@ -2,7 +2,8 @@
  * Support plugin `key-restriction`: a 403 from the API key's restrictions (FORBIDDEN naming the
  * formats or endpoint groups the key allows). A format restriction is fixed by asking only the allowed
  * formats the request had (or the first allowed one); an endpoint group restriction has no parameter
- * fix: an admin grants the group (`trawl keys restrict <key> --endpoints ...`) or another key is used.
+ * fix: an admin grants the group (`trawl keys restrict <key> --endpoints ...`) or another key is used;
+ * the validation re-runs the request unchanged and succeeds only once the group was granted.
  */
 import { defineSupport } from '../../core/plugin.ts';
 
@@ -19,7 +20,8 @@ export default defineSupport({
     const groups = ALLOWED_GROUPS.exec(f.error.message);
     if (groups) {
       return {
-        class: 'key-restriction', confidence: 'high', fixParameters: {}, validate: false,
+        class: 'key-restriction', confidence: 'high', fixParameters: {}, validate: true,
+        operatorAction: `an admin adds the ${groups[1]} endpoint group to this key (\`trawl keys restrict <key> --endpoints ${[...names(groups[2]!), groups[1]].join(',')}\`)`,
         answer: `This API key is restricted to the endpoint groups ${groups[2]} and may not call the ${groups[1]} endpoints. No request parameter changes that: an admin adds the group (\`trawl keys restrict <key> --endpoints ${[...names(groups[2]!), groups[1]].join(',')}\`), or use a key without that restriction.`,
       };
     }

@@ -3,13 +3,14 @@
  * (tinyproxy's Via header, as test/scrape-options/proxy.test.ts); a scrape with `proxy: "basic"` (no
  * basic proxy: direct) is turned away; ask names the class, the fix `proxy: "enhanced"` goes through
  * tinyproxy and the re-run gets the page. UNSAFE_TARGET: with only 10.0.0.5 allowed, a loopback target
- * is refused and ask points at TRAWL_ALLOW_PRIVATE_TARGETS, with no re-run. 429: a key over its
+ * is refused and ask points at TRAWL_ALLOW_PRIVATE_TARGETS; its re-run is refused again (needs-operator), and succeeds once Trawl restarts with the address allowed. 429: a key over its
  * per-minute limit; another key of the team asks and gets the Retry-After wait.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { startAccountsTrawl, type AccountsTrawl } from '../accounts/helpers.ts';
 import { serveFixtures, type FixtureSite } from '../helpers/fixture-site.ts';
 import { startTinyproxy, type RunningProxy } from '../scrape-options/proxies.ts';
+import { startTrawl } from '../helpers/trawl.ts';
 
 setDefaultTimeout(120_000);
 
@@ -52,7 +53,7 @@ describe('POST /v2/support/ask with proxies and the SSRF guard', () => {
     expect(again.body.data.markdown).toContain('Guarded page');
   });
 
-  test('unsafe-target: a refused loopback target names TRAWL_ALLOW_PRIVATE_TARGETS; no parameter fix, no re-run', async () => {
+  test('unsafe-target: a refused loopback target names TRAWL_ALLOW_PRIVATE_TARGETS; no parameter fix, needs-operator', async () => {
     const { key } = await strict.key();
     const refused = await strict.post('/v2/scrape', { url: site.url('/guarded') }, strict.auth(key));
     expect(refused.status).toBe(403);
@@ -62,10 +63,24 @@ describe('POST /v2/support/ask with proxies and the SSRF guard', () => {
     expect(r.body.answer).toContain('TRAWL_ALLOW_PRIVATE_TARGETS');
     expect(r.body.confidence).toBe('high');
     expect(r.body.fixParameters).toEqual({});
-    expect(r.body.validation.tested).toBe(false);
+    // Re-run unchanged: refused again until the operator allows the address and restarts.
+    expect(r.body.validation).toMatchObject({ tested: true, result: 'needs-operator' });
+    expect(r.body.validation.evidence).toContain('403 UNSAFE_TARGET');
+    expect(r.body.validation.evidence).toContain('TRAWL_ALLOW_PRIVATE_TARGETS');
+
+    // The operator's change: the same database, restarted with the address allowed; asking again re-tests it.
+    const allowed = await startTrawl({ DATABASE_URL: strict.running.services.config.databaseUrl!, TRAWL_ALLOW_PRIVATE_TARGETS: 'true' });
+    try {
+      const after = await allowed.post('/v2/support/ask', { question: 'my scrape was refused' }, strict.auth(key));
+      expect(after.body.answer).toContain('Class: unsafe-target.');
+      expect(after.body.validation).toMatchObject({ tested: true, result: 'success' });
+      expect((await allowed.post('/v2/scrape', { url: site.url('/guarded'), ...after.body.fixParameters }, strict.auth(key))).status).toBe(200);
+    } finally {
+      await allowed.stop();
+    }
   });
 
-  test('rate-limit: a key over its limit gets 429; ask names the wait, no parameter fix', async () => {
+  test('rate-limit: a key over its limit gets 429; ask names the wait (its validation: ask-rate-limit.test.ts)', async () => {
     const first = await strict.key();
     const second = await strict.key({ team: first.team });
     let last = 0;

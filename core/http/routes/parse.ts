@@ -18,6 +18,7 @@ import { PARSE_QUEUE, type ParseJobData } from '../../jobs/parse.ts';
 import type { ScrapeJobResult } from '../../jobs/scrape.ts';
 import { admit } from '../guard.ts';
 import { rawJson } from '../errors.ts';
+import { isWaitTimeout } from '../../queue/index.ts';
 
 /** Extra time the API waits beyond the parse timeout for the worker to answer, ms. */
 const WAIT_GRACE_MS = 5_000;
@@ -88,7 +89,7 @@ export function parseRoutes(services: Services) {
         result = await services.queue.waitFor<ScrapeJobResult>(scrapeId, options.timeout + WAIT_GRACE_MS);
       } catch (error) {
         const e = TrawlError.wrap(error);
-        if (e.code !== 'GATEWAY_TIMEOUT') throw e;
+        if (!isWaitTimeout(e)) throw e; // a job's own 504 (a model that did not answer) is its answer
         await services.queue.cancel(scrapeId).catch(() => {});
         throw new TrawlError('SCRAPE_TIMEOUT', `Parsing "${upload.file.filename}" timed out after ${options.timeout} ms. Raise "timeout" (max 300000) or retry.`);
       } finally {

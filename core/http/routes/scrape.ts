@@ -25,6 +25,7 @@ import { dropResume, findResume, jobTimeout, processingContinues, resumeKey, sav
 import { resolveThreatPolicy } from '../../threat/team.ts';
 import { assertThreatAllowed } from '../../threat/check.ts';
 import { keepsNoData } from '../../privacy/retention.ts';
+import { isWaitTimeout } from '../../queue/index.ts';
 
 /** Extra time the API waits beyond the scrape timeout for the worker to answer, ms. */
 const WAIT_GRACE_MS = 5_000;
@@ -68,12 +69,15 @@ export function scrapeRoutes(services: Services) {
           result = await services.queue.waitFor<ScrapeJobResult>(scrapeId, Math.max(1, Math.min(waitMs, runUntil.getTime() - Date.now() + WAIT_GRACE_MS)));
         } catch (error) {
           const e = TrawlError.wrap(error);
-          if (e.code === 'GATEWAY_TIMEOUT' && runUntil.getTime() > Date.now()) {
+          // Only the wait giving up is a timeout of this request; a job's own 504 (a model that did
+          // not answer) is its answer.
+          const waitedOut = isWaitTimeout(e);
+          if (waitedOut && runUntil.getTime() > Date.now()) {
             await saveResume(services.db, key, principal.teamId, { scrapeId, runUntil });
             throw processingContinues(body.url, runUntil, resolved.timeout);
           }
           if (running) await dropResume(services.db, key);
-          if (e.code === 'GATEWAY_TIMEOUT') {
+          if (waitedOut) {
             await services.queue.cancel(scrapeId).catch(() => {});
             throw new TrawlError('SCRAPE_TIMEOUT', `Scrape of ${body.url} timed out after ${resolved.timeout} ms. Raise "timeout" (max 300000) or retry.`);
           }

@@ -3,7 +3,7 @@
  * rule owes core/support/ask.ts: it ignores failures of other classes (an unknown 500, a healthy
  * crawl) and minimal failure records without throwing; a diagnosis names the plugin as its class,
  * has a known confidence, a non-empty answer, JSON-plain `fixParameters`, and `validate` only with a
- * fix to validate. Then the plugin's own cases: a failure, and the diagnosis expected (or none).
+ * fix to validate (parameters, or an `operatorAction` or `waitMs` with no parameters). Then the plugin's own cases: a failure, and the diagnosis expected (or none).
  */
 import { describe, expect, test } from 'bun:test';
 import type { SupportDiagnosis, SupportFailure, SupportPlugin } from '../../../core/plugin.ts';
@@ -35,7 +35,10 @@ function checkShape(plugin: SupportPlugin, d: SupportDiagnosis): void {
   expect(['high', 'medium', 'low']).toContain(d.confidence);
   expect(d.answer.length).toBeGreaterThan(20);
   expect(JSON.parse(JSON.stringify(d.fixParameters))).toEqual(d.fixParameters);
-  if (d.validate) expect(Object.keys(d.fixParameters).length).toBeGreaterThan(0);
+  // A re-run validates a parameter fix, an operator's change or a wait (then the request goes unchanged).
+  if (d.validate && !d.operatorAction && d.waitMs === undefined) expect(Object.keys(d.fixParameters).length).toBeGreaterThan(0);
+  if (d.operatorAction || d.waitMs !== undefined) expect(d.fixParameters).toEqual({});
+  if (d.waitMs !== undefined) expect(d.waitMs).toBeGreaterThanOrEqual(0);
 }
 
 export function testSupport(plugin: SupportPlugin, cases: SupportCase[]): void {

@@ -14,9 +14,9 @@ testSupport(plugin, [
     expect: { fixParameters: { formats: ['links'] } },
   },
   {
-    name: 'an endpoint group restriction has no parameter fix',
+    name: 'an endpoint group restriction has no parameter fix: the admin grants the group, the re-run is unchanged',
     failure: scrapeFailure('FORBIDDEN', 'This API key is not allowed to call the crawl endpoints. Endpoint groups allowed for this key: scrape.', 403),
-    expect: { fixParameters: {}, validate: false },
+    expect: { fixParameters: {}, validate: true, operatorAction: 'an admin adds the crawl endpoint group to this key (`trawl keys restrict <key> --endpoints scrape,crawl`)' },
   },
   { name: "another team's job is not this class", failure: scrapeFailure('FORBIDDEN', 'Forbidden', 403), expect: null },
 ]);
