@@ -13,8 +13,8 @@ import type { Finding } from '../types.ts';
 /** Above this many characters of candidate lines, compromise is skipped (cue rules still run). */
 export const NLP_MAX_CHARS = 100_000;
 const PAIR = /\p{Lu}\p{Ll}+[ \t]+\p{Lu}\p{Ll}/u;
-const PLACE_BEFORE = /\b(?:rue|avenue|av\.|boulevard|bd|quai|street|st\.?|road|station|arrêt|m[ée]tro|place|platz|straße|allee|church|school|college|university|hospital|bridge|park|lyc[ée]e|coll[èe]ge|h[ôo]pital|pont|gare)\s*$/i;
-const PLACE_AFTER = /^\s*(?:street|st\b|road|rd\b|avenue|ave\b|station|church|school|college|university|hospital|bridge|park|square|hall|centre|center|stadium|airport|institute|foundation|prize|award|outlet|inc\b|ltd\b|gmbh|llc|corp)/i;
+export const PLACE_BEFORE = /\b(?:rue|avenue|av\.|boulevard|bd|quai|street|st\.?|road|station|arrêt|m[ée]tro|place|platz|straße|allee|church|school|college|university|hospital|bridge|park|lyc[ée]e|coll[èe]ge|h[ôo]pital|pont|gare)\s*$/i;
+export const PLACE_AFTER = /^\s*(?:street|st\b|road|rd\b|avenue|ave\b|station|church|school|college|university|hospital|bridge|park|square|hall|centre|center|stadium|airport|institute|foundation|prize|award|outlet|inc\b|ltd\b|gmbh|llc|corp)/i;
 
 /**
  * Person-name spans proposed by compromise and kept by the filters above.
