@@ -6,9 +6,10 @@
  * Loaded on first use (about 200 ms once per process), so `fast` mode and processes that never
  * redact do not pay for it.
  */
-import nlp from 'compromise';
+import nlp from 'compromise/two';
 
 let names: Set<string> | undefined;
+let surnames: Set<string> | undefined;
 let lexicon: Record<string, unknown> | undefined;
 
 /** Whether compromise knows `lower` as a word that is not a name (a verb, noun, adjective, month …). */
@@ -24,19 +25,26 @@ export function isPlaceWord(lower: string): boolean {
   return /City|Place|Country|Region|Organization|SportsTeam/.test(String(lexicon![lower] ?? ''));
 }
 
-function load(): Set<string> {
+/** The lower-cased names of one `person` field (`first_name`, `last_name`) over every locale, common words left out. */
+function load(field: 'first_name' | 'last_name'): Set<string> {
   // Synchronous on purpose: detectors are synchronous (Bun's require loads ES modules).
   const { allLocales } = require('@faker-js/faker') as typeof import('@faker-js/faker');
   const out = new Set<string>();
   const flat = (v: unknown): unknown[] => (Array.isArray(v) ? v : v && typeof v === 'object' ? Object.values(v).flatMap(flat) : []);
   for (const def of Object.values(allLocales)) {
-    for (const n of flat((def as { person?: { first_name?: unknown } }).person?.first_name)) {
+    for (const n of flat((def as { person?: Record<string, unknown> }).person?.[field])) {
       if (typeof n !== 'string' || !/^\p{Lu}[\p{L}'’-]+$/u.test(n)) continue;
       const lower = n.toLowerCase();
-      if (!isCommonWord(lower)) out.add(lower);
+      if (!isCommonWord(lower) && !isPlaceWord(lower)) out.add(lower);
     }
   }
   return out;
+}
+
+/** Whether `word` is a known family name that is not also a common word or a place (`Tanaka`, `Nowak`). */
+export function isSurname(word: string): boolean {
+  surnames ??= load('last_name');
+  return surnames.has(word.toLowerCase());
 }
 
 /**
@@ -44,7 +52,7 @@ function load(): Set<string> {
  * Hyphenated names count when their first part is one (`Jean-Baptiste`, `Paul-Henri`).
  */
 export function isGivenName(word: string): boolean {
-  names ??= load();
+  names ??= load('first_name');
   const lower = word.toLowerCase();
   return names.has(lower) || (lower.includes('-') && names.has(lower.slice(0, lower.indexOf('-'))));
 }

@@ -90,7 +90,8 @@ export function detectPersons(text: string, mode: PiiMode, options: DetectOption
   for (const m of matches(CLAUSE, text)) add(out, m.index, m[1]!);
   if (mode !== 'fast') {
     // Names without a cue (compromise's, the gazetteer's) must not look like a place or organization.
-    const uncued = [...(options.nlp !== false ? nlpNames(text, isName) : []), ...givenNames(text)];
+    const listed = givenNames(text);
+    const uncued = [...listed, ...(options.nlp !== false ? nlpNames(text, isName, [...out, ...listed]) : [])];
     out.push(...uncued.filter((f) => !placeLike(text, f)));
     const names = new Set([...out.map((f) => text.slice(f.start, f.end)), ...(options.names ?? []).filter(isName)]);
     // A full name found once names the person by the given name alone too: `Tom Reilly` … `Tom will ask`.
