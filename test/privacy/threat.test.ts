@@ -3,7 +3,8 @@
  * two fixture hosts (127.0.0.1 and 127.0.0.2): a blacklisted start URL answers 403 with the rule's
  * code, the whitelist beats the blacklist, a redirect to a blacklisted host is refused at the hop, a
  * crawl skips blocked links and lists them in its errors, a map leaves them out, a team policy set
- * with `trawl teams update --threat-policy` applies, and bad input answers 400 naming the field.
+ * with `trawl teams update --threat-policy` applies, interact checks every navigation of its live page
+ * and the team policy of now before replaying, and bad input answers 400 naming the field.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { serveFixtures, type FixtureSite } from '../helpers/fixture-site.ts';
@@ -134,6 +135,42 @@ describe('through the API', () => {
   test('a browser navigation (a redirect followed by Chromium) to a blacklisted host is refused', async () => {
     const before = other.hits.length;
     const res = await scrape({ url: site.url('/hop'), actions: [{ type: 'wait', milliseconds: 10 }], threatProtection: { blacklist: ['127.0.0.2'] } });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('THREAT_BLOCKED_BLACKLIST');
+    expect(other.hits.length).toBe(before);
+  });
+
+  test('interact: every navigation of the live page is checked (goto, a clicked link)', async () => {
+    const scraped = await scrape({ url: site.url('/'), maxAge: 0, threatProtection: { blacklist: ['127.0.0.2'] } });
+    expect(scraped.status).toBe(200);
+    const id = scraped.body.data.metadata.scrapeId;
+    const before = other.hits.length;
+    const res = await trawl.post(`/v2/scrape/${id}/interact`, {
+      code: `try { await page.click('a[href="${other.url('/x')}"]'); await page.waitForTimeout(1000); } catch (e) { console.log('click', e.message); }
+             try { await page.goto(${JSON.stringify(other.url('/'))}); } catch (e) { console.log('goto', e.message); }
+             console.log(await page.url());`,
+    }, trawl.auth(k.key));
+    expect(res.status).toBe(200);
+    const lines = res.body.stdout.trim().split('\n');
+    // The click's navigation is refused after the click returned: the next call of the request fails.
+    expect(lines[0]).toStartWith('click page.waitForTimeout failed: THREAT_BLOCKED_BLACKLIST');
+    expect(lines[1]).toStartWith('goto page.goto failed: THREAT_BLOCKED_BLACKLIST');
+    expect(lines[1]).toContain('blacklist entry "127.0.0.2"');
+    expect(lines[2]).toBe(site.url('/')); // the page stayed
+    expect(other.hits.length).toBe(before);
+    // Allowed navigations still work in the same session.
+    const ok = await trawl.post(`/v2/scrape/${id}/interact`, { code: `await page.goto(${JSON.stringify(site.url('/a'))}); console.log(await page.textContent('main'));` }, trawl.auth(k.key));
+    expect(ok.body.stdout).toBe('Page A.\n');
+    await fetch(`${trawl.base}/v2/scrape/${id}/interact`, { method: 'DELETE', headers: trawl.auth(k.key) });
+  });
+
+  test('interact: a scrape the team policy now refuses is not replayed (403)', async () => {
+    const team = await trawl.key();
+    const scraped = await scrape({ url: other.url('/'), maxAge: 0 }, team.key);
+    expect(scraped.status).toBe(200);
+    expect((await trawl.admin('teams', 'update', team.team, '--threat-policy', JSON.stringify({ mode: 'manual-only', blacklist: ['127.0.0.2'] }))).code).toBe(0);
+    const before = other.hits.length;
+    const res = await trawl.post(`/v2/scrape/${scraped.body.data.metadata.scrapeId}/interact`, { code: 'console.log(await page.url())' }, trawl.auth(team.key));
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('THREAT_BLOCKED_BLACKLIST');
     expect(other.hits.length).toBe(before);
