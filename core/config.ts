@@ -44,6 +44,7 @@ export const TrawlConfigSchema = Type.Object({
   TRAWL_API_URL: Type.Optional(Url),
   FIRECRAWL_API_URL: Type.Optional(Url),
   TRAWL_THREAT_LIST_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  TRAWL_ZSCALER_LIST_FILE: Type.Optional(Type.String({ minLength: 1 })),
   CHROMIUM_PATH: Type.Optional(Type.String({ minLength: 1 })),
   TRAWL_LOG_LEVEL: Type.Optional(
     Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
@@ -131,6 +132,8 @@ export interface ResolvedConfig {
   targets: TargetPolicy;
   /** A file of blocked domains, one a line (`#` comments), for the `local-file` threat list (threatProtection). */
   threatListFile?: string;
+  /** The hosts a Zscaler policy blocks (a domain or URL a line, or a URL category CSV export), for `threatProtection.mode: "zscaler"`. */
+  zscalerListFile?: string;
   chromiumPath: string;
   logLevel: string;
   /**
@@ -417,6 +420,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metrics: resolveMetrics(c.TRAWL_METRICS, c.HOST ?? '0.0.0.0'),
     targets: resolveTargets(c.TRAWL_ALLOW_PRIVATE_TARGETS, c.TRAWL_DNS_SERVERS),
     threatListFile: c.TRAWL_THREAT_LIST_FILE ? resolve(cwd, c.TRAWL_THREAT_LIST_FILE) : undefined,
+    zscalerListFile: c.TRAWL_ZSCALER_LIST_FILE ? resolve(cwd, c.TRAWL_ZSCALER_LIST_FILE) : undefined,
     chromiumPath: c.CHROMIUM_PATH ?? '/usr/bin/chromium',
     logLevel: c.TRAWL_LOG_LEVEL ?? 'info',
     workerConcurrency: Math.max(1, int(c.TRAWL_WORKER_CONCURRENCY, 20)),

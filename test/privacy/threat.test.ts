@@ -14,6 +14,7 @@ import { threatVerdict } from '../../core/threat/check.ts';
 import { riskScore } from '../../core/threat/risk.ts';
 import { loadThreatLists, resetThreatLists } from '../../core/threat/lists.ts';
 import { Registry } from '../../core/registry.ts';
+import { zscalerEntry } from '../../plugins/threat-list/zscaler.ts';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,6 +69,20 @@ describe('threat-list plugins', () => {
     await loadThreatLists(new Registry(), { threatListFile: join(file, 'missing') } as never);
     expect(threatVerdict('https://fine.example/', policy({ mode: 'normal', failurePolicy: 'closed' }))?.code).toBe('THREAT_CHECK_UNAVAILABLE');
     expect(threatVerdict('https://fine.example/', policy({ mode: 'normal', failurePolicy: 'open' }))).toBeUndefined();
+    resetThreatLists();
+  });
+
+  test('the zscaler list (TRAWL_ZSCALER_LIST_FILE) reads domains, URLs and a URL category CSV; zscaler mode blocks with it', async () => {
+    expect(['evil.example', '*.evil.example', 'https://Phish.Example:8443/login?x=1', '"ads.example/banner",Custom Category', 'URL,Category', '# comment', ''].map(zscalerEntry))
+      .toEqual(['evil.example', 'evil.example', 'phish.example', 'ads.example', undefined, undefined, undefined]);
+    const file = join(mkdtempSync(join(tmpdir(), 'zscaler-')), 'category.csv');
+    writeFileSync(file, 'URL,Category\nhttps://phish.example/login,Phishing\n.c2.example,Botnet\n');
+    resetThreatLists();
+    await loadThreatLists(new Registry(), { zscalerListFile: file } as never);
+    const z = policy({ mode: 'zscaler', failurePolicy: 'closed' });
+    expect(threatVerdict('https://phish.example/other', z)).toMatchObject({ code: 'THREAT_BLOCKED_LIST', rule: 'threat-list:zscaler' });
+    expect(threatVerdict('https://x.c2.example/', z)?.code).toBe('THREAT_BLOCKED_LIST');
+    expect(threatVerdict('https://fine.example/', z)).toBeUndefined();
     resetThreatLists();
   });
 });
@@ -219,6 +234,40 @@ describe('through the API', () => {
     expect(bad.err).toContain('riskScoreThreshold');
     expect((await trawl.admin('teams', 'update', team.team, '--threat-policy', 'none')).code).toBe(0);
     expect((await scrape({ url: other.url('/') }, team.key)).status).toBe(200);
+  });
+
+  test('zscaler mode without a Zscaler list: open acts without it and warns, closed answers 503; both name TRAWL_ZSCALER_LIST_FILE', async () => {
+    const open = await scrape({ url: site.url('/a'), maxAge: 0, threatProtection: { mode: 'zscaler', failurePolicy: 'open' } });
+    expect(open.status).toBe(200);
+    expect(open.body.data.warning).toContain('TRAWL_ZSCALER_LIST_FILE');
+    const map = await trawl.post('/v2/map', { url: site.url('/'), threatProtection: { mode: 'zscaler' } }, trawl.auth(k.key));
+    expect(map.status).toBe(200);
+    expect(map.body.warning).toContain('TRAWL_ZSCALER_LIST_FILE');
+    const before = site.hits.length;
+    const closed = await scrape({ url: site.url('/a'), maxAge: 0, threatProtection: { mode: 'zscaler', failurePolicy: 'closed' } });
+    expect(closed.status).toBe(503);
+    expect(closed.body.error).toContain('TRAWL_ZSCALER_LIST_FILE');
+    const crawl = await trawl.post('/v2/crawl', { url: site.url('/'), limit: 2, threatProtection: { mode: 'zscaler', failurePolicy: 'closed' } }, trawl.auth(k.key));
+    expect(crawl.status).toBe(503);
+    expect(site.hits.length).toBe(before); // nothing fetched
+  });
+
+  test('zscaler mode with a Zscaler list blocks what it names', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'zscaler-')), 'list.txt');
+    writeFileSync(file, '127.0.0.2\n');
+    resetThreatLists();
+    await loadThreatLists(new Registry(), { zscalerListFile: file } as never);
+    try {
+      const res = await scrape({ url: other.url('/'), maxAge: 0, threatProtection: { mode: 'zscaler', failurePolicy: 'closed' } });
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('THREAT_BLOCKED_LIST');
+      expect(res.body.error).toContain('zscaler');
+      const ok = await scrape({ url: site.url('/a'), maxAge: 0, threatProtection: { mode: 'zscaler', failurePolicy: 'closed' } });
+      expect(ok.status).toBe(200);
+      expect(ok.body.data.warning ?? '').not.toContain('zscaler');
+    } finally {
+      resetThreatLists();
+    }
   });
 
   test('bad input answers 400 naming the field', async () => {
