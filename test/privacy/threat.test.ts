@@ -4,7 +4,9 @@
  * code, the whitelist beats the blacklist, a redirect to a blacklisted host is refused at the hop, a
  * crawl skips blocked links and lists them in its errors, a map leaves them out, a team policy set
  * with `trawl teams update --threat-policy` applies, interact checks every navigation of its live page
- * and the team policy of now before replaying, and bad input answers 400 naming the field.
+ * and the team policy of now before replaying, the admin API sets team policies for admin keys only,
+ * zscaler mode blocks with its list or says what to set (503 or a warning), and bad input answers 400
+ * naming the field on every route that takes a policy.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { serveFixtures, type FixtureSite } from '../helpers/fixture-site.ts';
@@ -234,6 +236,51 @@ describe('through the API', () => {
     expect(bad.err).toContain('riskScoreThreshold');
     expect((await trawl.admin('teams', 'update', team.team, '--threat-policy', 'none')).code).toBe(0);
     expect((await scrape({ url: other.url('/') }, team.key)).status).toBe(200);
+  });
+
+  test('the admin API sets a team policy: keyless 401, a plain key and a restricted admin key 403; bad input names the field', async () => {
+    const team = await trawl.key();
+    const args = ['teams', 'update', team.team, '--threat-policy', JSON.stringify({ mode: 'manual-only', blacklist: ['127.0.0.2'] })];
+    const newKey = async (...flags: string[]) => {
+      const r = await trawl.admin('keys', 'create', '--team', team.team, ...flags);
+      expect(r.code).toBe(0);
+      return r.out.match(/fc-[0-9a-f]{32}/)![0];
+    };
+    const admin = await newKey('--admin');
+    const restrictedAdmin = await newKey('--admin', '--endpoints', 'scrape');
+    const run = (headers: Record<string, string>, argv: string[]) => trawl.post('/admin/commands', { args: argv }, headers);
+    expect((await run({}, args)).status).toBe(401);
+    expect((await run(trawl.auth(team.key), args)).status).toBe(403);
+    expect((await run(trawl.auth(restrictedAdmin), args)).status).toBe(403);
+    expect((await scrape({ url: other.url('/') }, team.key)).status).toBe(200); // nothing was set
+    const ok = await run(trawl.auth(admin), args);
+    expect(ok.status).toBe(200);
+    expect(ok.body.code).toBe(0);
+    expect((await scrape({ url: other.url('/') }, team.key)).status).toBe(403);
+    for (const [policy, field] of [[{ riskScoreThreshold: 101 }, 'riskScoreThreshold'], [{ whitelist: ['*.*.com'] }, 'whitelist[0]'], [{ blockedTlds: Array.from({ length: 1001 }, () => 'zip') }, 'blockedTlds']] as const) {
+      const bad = await run(trawl.auth(admin), ['teams', 'update', team.team, '--threat-policy', JSON.stringify(policy)]);
+      expect(bad.body.code).not.toBe(0);
+      expect(bad.body.err).toContain(field);
+    }
+    await run(trawl.auth(admin), ['teams', 'update', team.team, '--threat-policy', 'none']);
+  });
+
+  test('bad threatProtection (and redactPII) in crawl, map, batch and search answers 400 naming the field', async () => {
+    const bad = { blacklist: ['ex*ample.com'] };
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['/v2/crawl', { url: site.url('/'), limit: 2, threatProtection: bad }, 'threatProtection.blacklist[0]'],
+      ['/v2/crawl', { url: site.url('/'), limit: 2, scrapeOptions: { threatProtection: { riskScoreThreshold: 101 } } }, 'scrapeOptions.threatProtection.riskScoreThreshold'],
+      ['/v2/map', { url: site.url('/'), threatProtection: bad }, 'threatProtection.blacklist[0]'],
+      ['/v2/batch/scrape', { urls: [site.url('/a')], threatProtection: { whitelist: Array.from({ length: 1001 }, (_, i) => `d${i}.example`) } }, 'threatProtection.whitelist'],
+      ['/v2/search', { query: 'x', scrapeOptions: { formats: ['markdown'], threatProtection: { mode: 'paranoid' } } }, 'threatProtection.mode'],
+      ['/v2/crawl', { url: site.url('/'), limit: 2, scrapeOptions: { redactPII: { entities: ['EMAIL', 'SSN'] } } }, 'redactPII'],
+      ['/v2/batch/scrape', { urls: [site.url('/a')], redactPII: { replaceStyle: 'blur' } }, 'redactPII'],
+    ];
+    for (const [path, body, field] of cases) {
+      const res = await trawl.post(path, body, trawl.auth(k.key));
+      expect(`${path} ${res.status}`).toBe(`${path} 400`);
+      expect(res.text.replaceAll('/', '.')).toContain(field); // `a.b[0]` from Trawl's check, `/a/b` from the schema
+    }
   });
 
   test('zscaler mode without a Zscaler list: open acts without it and warns, closed answers 503; both name TRAWL_ZSCALER_LIST_FILE', async () => {
