@@ -6,8 +6,8 @@
  * common non-name word, and does not sit next to a street, station or building word.
  * compromise is the slow part of redaction (about 9 µs a character of the text it is given), so it
  * is given only the sentences that hold a capitalized pair the cheaper rules left unexplained: not
- * inside a name already found, and not opened by a common word ("The Acme", "Contact Us", "New
- * York"); the rest of the text is blanked (offsets kept). Texts whose blanked input is over
+ * inside a name already found, and with no common word or place in it ("The Acme", "Contact Us",
+ * "Berlin Rust"); the rest of the text is blanked (offsets kept). Texts whose blanked input is over
  * `NLP_MAX_CHARS` skip it.
  */
 import nlp from 'compromise/two';
@@ -16,7 +16,7 @@ import { isCommonWord } from './given-names.ts';
 
 /** Above this many characters of candidate lines, compromise is skipped (cue rules still run). */
 export const NLP_MAX_CHARS = 100_000;
-const PAIRS = /(?<!\p{L})(\p{Lu}\p{Ll}+)[ \t]+\p{Lu}\p{Ll}/gu;
+const PAIRS = /(?<!\p{L})(\p{Lu}\p{Ll}+)[ \t]+(\p{Lu}\p{Ll}+)/gu;
 export const PLACE_BEFORE = /\b(?:rue|avenue|av\.|boulevard|bd|quai|street|st\.?|road|station|arrêt|m[ée]tro|place|platz|straße|allee|church|school|college|university|hospital|bridge|park|lyc[ée]e|coll[èe]ge|h[ôo]pital|pont|gare)\s*$/i;
 export const PLACE_AFTER = /^\s*(?:street|st\b|road|rd\b|avenue|ave\b|station|church|school|college|university|hospital|bridge|park|square|hall|centre|center|stadium|airport|institute|foundation|prize|award|outlet|inc\b|ltd\b|gmbh|llc|corp)/i;
 
@@ -30,7 +30,7 @@ function unexplained(text: string, found: readonly Finding[]): string {
   for (let m = PAIRS.exec(text); m; m = PAIRS.exec(text)) {
     const at = m.index;
     PAIRS.lastIndex = at + m[1]!.length; // pairs overlap: "Ann Lee Smith"
-    if (isCommonWord(m[1]!.toLowerCase()) || found.some((f) => at >= f.start && at < f.end)) continue;
+    if (isCommonWord(m[1]!.toLowerCase()) || isCommonWord(m[2]!.toLowerCase()) || found.some((f) => at >= f.start && at < f.end)) continue;
     if (keep.length && at < keep[keep.length - 1]![1]) continue;
     const from = Math.max(text.lastIndexOf('\n', at), text.lastIndexOf('. ', at)) + 1;
     const stop = text.slice(at).search(/\n|[.!?](?:\s|$)/);
