@@ -4,7 +4,8 @@
  * "Dr. Pepper", places named after people such as "boulevard Victor Hugo", a trailing "Sam,"), so a
  * candidate is kept only when it is two or three capitalized name words, does not start with a
  * common non-name word, and does not sit next to a street, station or building word.
- * compromise is the slow part of redaction (about 9 µs a character of the text it is given), so it
+ * compromise is the slowest part of redaction (a fixed cost of about a millisecond a call, then a cost
+ * per character of the text it is given), so it
  * is given only the sentences that hold a capitalized pair the cheaper rules left unexplained: not
  * inside a name already found, and with no common word or place in it ("The Acme", "Contact Us",
  * "Berlin Rust"); the rest of the text is blanked (offsets kept). Texts whose blanked input is over

@@ -36,7 +36,7 @@ const CUES = [
   'written by', 'posted by', 'reporting by', 'reported by', 'edited by', 'listed by', 'photos? by', 'interview with', 'in conversation with', 'thank(?:s| you)(?:\\*\\*|__)? to', 'by',
   'contact', 'contacts?:', 'from:', 'to:', 'customer:', 'client:', 'agent', 'author:', 'authors?', 'speaker:', 'ansprechpartner(?:in)?:?', 'kontakt:',
   'geschäftsführer(?:in)?:?', 'inhaber(?:in)?:?', 'vertreten durch(?: die| den)?(?: geschäftsführer(?:in)?)?', 'rédigé par', 'écrit par', 'par',
-  'practitioner', 'manager:', 'makler:', 'directeur(?: de la publication)?\s*:', 'directrice(?: de la publication)?\s*:', 'collègue', 'colleague', 'thanks to', 'dear',
+  'practitioner', 'manager:', 'makler:', 'directeur(?: de la publication)?\s*:', 'directrice(?: de la publication)?\s*:', 'collègue', 'colleague', 'dear',
   'hi', 'hello', 'hey', 'thank you(?: for [^,\n]{1,30})?,', 'ship to:', 'bill to:', 'deliver to:', 'attn:?', 'c/o', 'said', 'says', 'according to',
   'rechtsanwalt', 'rechtsanwältin', 'notar(?:in)?', 'steuerberater(?:in)?', 'avocat(?:e)?', 'maître', 'attorney', 'lawyer', 'solicitor', 'barrister',
   'nurse', 'mayor', 'councillor', 'neighbour', 'neighbor', 'daughter', 'son', 'wife', 'husband', 'mother', 'father', 'brother', 'sister', 'widow',
@@ -138,7 +138,7 @@ function givenNames(text: string): Finding[] {
   for (const m of matches(re, text)) {
     const first = m[1]!;
     const rest = m[2]!.trim().split(/[ \t]+/);
-    const name = m[0].replace(/[ \t]+/g, ' ') === m[0] ? m[0] : m[0];
+    const name = m[0];
     if (!isGivenName(first) || NOT_NAME.test(first) || rest.some((w) => NOT_SURNAME.test(w) || NOT_NAME.test(w) || isPlaceWord(w.toLowerCase())) || placeAround(text, m.index, m.index + name.length)) {
       re.lastIndex = m.index + first.length; // the group may start at the next word
       continue;
