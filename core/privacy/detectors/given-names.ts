@@ -3,13 +3,12 @@
  * @faker-js/faker (about 20 000 names from 77 locales: English, Polish, Portuguese, Yoruba, Hindi
  * transliterations …), minus words that English text uses as common words (compromise's lexicon tags
  * "will", "may", "rose", "royal", "general" as modal, noun or adjective; such a word is no cue).
- * Loaded on first use (about 200 ms once per process), so `fast` mode and processes that never
- * redact do not pay for it.
+ * Loaded on first use (about 0.2 s and 25 MB once per process), so `fast` mode and processes that
+ * never redact do not pay for it.
  */
 import nlp from 'compromise/two';
 
 let names: Set<string> | undefined;
-let surnames: Set<string> | undefined;
 let lexicon: Record<string, unknown> | undefined;
 
 /** Whether compromise knows `lower` as a word that is not a name (a verb, noun, adjective, month …). */
@@ -25,8 +24,8 @@ export function isPlaceWord(lower: string): boolean {
   return /City|Place|Country|Region|Organization|SportsTeam/.test(String(lexicon![lower] ?? ''));
 }
 
-/** The lower-cased names of one `person` field (`first_name`, `last_name`) over every locale, common words left out. */
-function load(field: 'first_name' | 'last_name'): Set<string> {
+/** The lower-cased names of one `person` field (`first_name`) over every locale, common words and places left out. */
+function load(field: 'first_name'): Set<string> {
   // Synchronous on purpose: detectors are synchronous (Bun's require loads ES modules).
   const { allLocales } = require('@faker-js/faker') as typeof import('@faker-js/faker');
   const out = new Set<string>();
@@ -39,12 +38,6 @@ function load(field: 'first_name' | 'last_name'): Set<string> {
     }
   }
   return out;
-}
-
-/** Whether `word` is a known family name that is not also a common word or a place (`Tanaka`, `Nowak`). */
-export function isSurname(word: string): boolean {
-  surnames ??= load('last_name');
-  return surnames.has(word.toLowerCase());
 }
 
 /**
