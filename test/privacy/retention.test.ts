@@ -14,6 +14,7 @@ import { dispatchJob } from '../../core/webhooks/deliver.ts';
 import { resolveWebhook } from '../../core/webhooks/spec.ts';
 import { silentLogger } from '../../core/log.ts';
 import { newId } from '../../core/ids.ts';
+import { cancelJob, createJob } from '../../core/store/crawls.ts';
 import { UNGUARDED } from '../../core/net/target-policy.ts';
 
 setDefaultTimeout(60_000);
@@ -107,6 +108,32 @@ describe('zero data retention crawl', () => {
     expect(tables[0].length).toBeGreaterThanOrEqual(3); // rows stay (counts, states), without URLs
     const errors = (await trawl.get(`/v2/crawl/${id}/errors`)).body;
     expect(JSON.stringify(errors)).not.toContain(site.origin);
+  });
+});
+
+describe('zero data retention batch, cancelled', () => {
+  test('a cancelled zero data retention batch forgets its URLs; another batch keeps them', async () => {
+    const t = await openTestDatabase('pglite');
+    try {
+      const urls = [{ url: 'https://secret.example/a', sourceUrl: 'https://secret.example/a' }, { url: 'https://secret.example/b', sourceUrl: 'secret.example/b' }];
+      const ids = { zdr: newId(), plain: newId() };
+      for (const [kind, id] of Object.entries(ids)) {
+        const zeroDataRetention = kind === 'zdr';
+        await createJob(t.db, {
+          id, teamId: 't', kind: 'batch_scrape', url: urls[0]!.sourceUrl, publicOptions: { urls: urls.map((u) => u.sourceUrl) }, options: { zeroDataRetention },
+          concurrency: 1, delayMs: 0, urlLimit: 1e9, zeroDataRetention, urls,
+        });
+        await cancelJob(t.db, id);
+      }
+      const kept = async (id: string) => JSON.stringify(await Promise.all([
+        t.db.query('select url, options from jobs where id = $1', [id]),
+        t.db.query('select url, source_url, url_key, error from crawl_urls where job_id = $1', [id]),
+      ]));
+      expect(await kept(ids.zdr)).not.toContain('secret.example');
+      expect(await kept(ids.plain)).toContain('secret.example');
+    } finally {
+      await t.close();
+    }
   });
 });
 
