@@ -46,6 +46,7 @@ export const TrawlConfigSchema = Type.Object({
   TRAWL_THREAT_LIST_FILE: Type.Optional(Type.String({ minLength: 1 })),
   /** Plugin files or folders loaded at start, comma-separated (issue 24: plugins without a rebuild; docs/plugins.md). */
   TRAWL_PLUGINS_DIR: Type.Optional(Type.String()),
+  TRAWL_ZSCALER_LIST_FILE: Type.Optional(Type.String({ minLength: 1 })),
   CHROMIUM_PATH: Type.Optional(Type.String({ minLength: 1 })),
   TRAWL_LOG_LEVEL: Type.Optional(
     Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
@@ -139,6 +140,8 @@ export interface ResolvedConfig {
   pluginPaths: readonly string[];
   /** A file of blocked domains, one a line (`#` comments), for the `local-file` threat list (threatProtection). */
   threatListFile?: string;
+  /** The hosts a Zscaler policy blocks (a domain or URL a line, or a URL category CSV export), for `threatProtection.mode: "zscaler"`. */
+  zscalerListFile?: string;
   chromiumPath: string;
   logLevel: string;
   /**
@@ -426,6 +429,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     targets: resolveTargets(c.TRAWL_ALLOW_PRIVATE_TARGETS, c.TRAWL_DNS_SERVERS),
     pluginPaths: (c.TRAWL_PLUGINS_DIR ?? '').split(',').map((s) => s.trim()).filter(Boolean).map((p) => resolve(cwd, p)),
     threatListFile: c.TRAWL_THREAT_LIST_FILE ? resolve(cwd, c.TRAWL_THREAT_LIST_FILE) : undefined,
+    zscalerListFile: c.TRAWL_ZSCALER_LIST_FILE ? resolve(cwd, c.TRAWL_ZSCALER_LIST_FILE) : undefined,
     chromiumPath: c.CHROMIUM_PATH ?? '/usr/bin/chromium',
     logLevel: c.TRAWL_LOG_LEVEL ?? 'info',
     workerConcurrency: Math.max(1, int(c.TRAWL_WORKER_CONCURRENCY, 20)),

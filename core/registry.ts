@@ -87,6 +87,7 @@ export const BUILTIN_PLUGINS: Table = {
   },
   'threat-list': {
     'local-file': () => import('../plugins/threat-list/local-file.ts'),
+    zscaler: () => import('../plugins/threat-list/zscaler.ts'),
   },
   llm: {
     'openai-compatible': () => import('../plugins/llm/openai-compatible.ts'),

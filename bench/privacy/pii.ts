@@ -2,8 +2,8 @@
  * PII redaction bench: runs the detectors (core/privacy) over the labelled corpus in
  * test/privacy/corpus in each mode and prints precision and recall per entity class, plus the
  * throughput. `--verbose` lists false positives and misses.
- * `--set holdout|fresh` scores the sets written after the detectors (see test/privacy/corpus.ts).
- * Run: bun bench/privacy/pii.ts [--set corpus|holdout|fresh] [--mode accurate] [--verbose]
+ * `--set holdout|fresh|blind` scores the sets written after the detectors (see test/privacy/corpus.ts).
+ * Run: bun bench/privacy/pii.ts [--set corpus|holdout|fresh|blind] [--mode accurate] [--verbose]
  */
 import { detectPII } from '../../core/privacy/detect.ts';
 import { PII_ENTITIES, type PiiMode } from '../../core/privacy/types.ts';

@@ -91,7 +91,8 @@ async function runClaimed(services: Services, claim: ClaimedUrl, signal: AbortSi
       // Shutdown (or a cancelled crawl): the page is not at fault; give it back for later.
       outcome = await releasePage(services, claim).catch(() => undefined);
     } else {
-      log.debug({ code: e.code, err: e.message }, 'crawl page failed');
+      // Zero data retention: error texts name URLs, so only the code is logged.
+      log.debug({ code: e.code, ...(job.options.zeroDataRetention ? {} : { err: e.message }) }, 'crawl page failed');
       await account?.failed(e);
       outcome = await failPage(services, job, claim, e);
       countCrawlPage('failed');

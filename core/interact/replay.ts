@@ -13,6 +13,9 @@ import { TrawlError } from '../errors.ts';
 import { profileOpener, type ProfileSession } from '../profiles/index.ts';
 import { proxyAttempts } from '../pipeline/proxy.ts';
 import type { ScrapeRecord } from './records.ts';
+import { assertThreatAllowed } from '../threat/check.ts';
+import { loadThreatLists } from '../threat/lists.ts';
+import { resolveThreatPolicy } from '../threat/team.ts';
 
 export interface Replayed {
   browser: BrowserSession;
@@ -23,11 +26,17 @@ export interface Replayed {
 /**
  * Opens a live page replaying a scrape.
  * @param lockMs how long the profile stays locked for this session, ms
- * @throws TrawlError BACKEND_UNAVAILABLE (no browser engine), CONFLICT (profile in use), and what the
- *         scrape itself can fail with (timeout, site errors, action errors)
+ * @throws TrawlError BACKEND_UNAVAILABLE (no browser engine), CONFLICT (profile in use), THREAT_BLOCKED_*
+ *         (403: threatProtection now refuses the scrape's URL), and what the scrape itself can fail
+ *         with (timeout, site errors, action errors)
  */
 export async function replayScrape(services: Services, record: ScrapeRecord, log: Logger, lockMs: number): Promise<Replayed> {
-  const options = record.options!;
+  // threatProtection (issue 17): the scrape's policy, or the team's policy of now when the scrape had
+  // none; the start URL is checked again and the live page checks every navigation with it.
+  const threatProtection = record.options!.threatProtection ?? (await resolveThreatPolicy(services, record.teamId, undefined));
+  if (threatProtection && threatProtection.mode !== 'manual-only') await loadThreatLists(services.registry, services.config);
+  assertThreatAllowed(record.url!, threatProtection);
+  const options = { ...record.options!, threatProtection };
   if (!services.registry.has('engine', 'browser')) {
     throw new TrawlError('BACKEND_UNAVAILABLE', 'Interact needs the browser engine, which this instance does not have.');
   }

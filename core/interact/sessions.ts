@@ -21,7 +21,7 @@ import type { ProfileSession } from '../profiles/index.ts';
 import { getScrapeRecord, type ScrapeRecord } from './records.ts';
 import { replayScrape, type Replayed } from './replay.ts';
 import { closeSessionRow, getSessionRow, insertSessionRow, touchSessionRow } from './store.ts';
-import { callPage } from './page-api.ts';
+import { callPage, PageCallError } from './page-api.ts';
 import { runCode, type CodeResult } from './sandbox.ts';
 import { answerPrompt } from './prompt.ts';
 import { modelFor } from '../llm/service.ts';
@@ -59,6 +59,32 @@ interface Live {
   idleTimer?: ReturnType<typeof setTimeout>;
   maxTimer?: ReturnType<typeof setTimeout>;
   ending?: Promise<{ durationMs: number; credits: number }>;
+}
+
+/**
+ * Runs one page call and fails it when threatProtection refused a navigation during it (a `goto`, a
+ * click on a link, a script's redirect): the page stays where it was and the call's error names the
+ * rule, as the 403 of a scrape would. A navigation that a call started and that was refused after it
+ * returned (a click's) fails the next call of the same request.
+ * @throws PageCallError with the threat message
+ */
+async function threatChecked<T>(browser: BrowserSession, call: () => Promise<T>): Promise<T> {
+  let value: T;
+  try {
+    value = await call();
+  } catch (e) {
+    const refused = browser.takeRefusedThreat();
+    throw refused ? await refusal(browser, refused) : e;
+  }
+  const refused = browser.takeRefusedThreat();
+  if (refused) throw await refusal(browser, refused);
+  return value;
+}
+
+/** The error of a refused navigation; when Chromium put up its error page instead, the page goes back first. */
+async function refusal(browser: BrowserSession, refused: { code: string; message: string }): Promise<PageCallError> {
+  if (browser.page.url().startsWith('chrome-error:')) await browser.page.goBack({ waitUntil: 'domcontentloaded', timeout: 5_000 }).catch(() => undefined);
+  return new PageCallError(`${refused.code}: ${refused.message}`);
 }
 
 /** A session row untouched for longer than the idle limit (plus this) belongs to a dead process. */
@@ -220,7 +246,8 @@ export class InteractSessions {
     const timeoutMs = Math.max(1, Math.min(call.timeoutMs, left));
     const deadline = Date.now() + timeoutMs;
     const { page } = session.browser;
-    const callOnPage = (method: string, args: unknown[]) => callPage({ page, blobs: this.services.blobs, deadline }, method, args);
+    session.browser.takeRefusedThreat(); // a refusal after the previous request belongs to none of this one's calls
+    const callOnPage = (method: string, args: unknown[]) => threatChecked(session.browser, () => callPage({ page, blobs: this.services.blobs, deadline }, method, args));
     try {
       await touchSessionRow(this.services.db, session.scrapeId).catch(() => undefined);
       if (call.code !== undefined) return { kind: 'code', ...(await runCode(session.browser.context, call.code, timeoutMs, callOnPage)) };

@@ -372,6 +372,7 @@ export async function buildDocument(
   if (parsed.pages) doc.pages = parsed.pages;
   if (parsed.blocks) doc.blocks = parsed.blocks;
   if (parsed.warning) warnings.unshift(parsed.warning);
+  if (req.options.threatProtection?.warning) warnings.push(req.options.threatProtection.warning);
   if (warnings.length) doc.warning = warnings.join(' ');
   doc.metadata = {
     ...parsed.metadata,

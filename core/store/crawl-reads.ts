@@ -15,7 +15,8 @@ export interface JobView {
   teamId: string;
   kind: JobKind;
   status: JobStatus;
-  url: string;
+  /** Null for zero data retention jobs. */
+  url: string | null;
   options: Record<string, any>;
   publicOptions: Record<string, unknown>;
   error?: { message?: string };

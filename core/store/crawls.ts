@@ -73,9 +73,13 @@ export async function insertBatchUrls(tx: Queryable, jobId: string, first: numbe
 export async function createJob(db: Database, job: NewJob): Promise<QueueItem[]> {
   return db.transaction(async (tx) => {
     if (job.idempotencyKey) await claimIdempotencyKey(tx, job.teamId, job.idempotencyKey, job.id);
+    // Zero data retention: the start URL lives only in what the run needs (crawl_jobs.options, the
+    // frontier rows) and is forgotten when the run ends (forgetUrls); the jobs row and the active
+    // list never hold it.
+    const { url: _url, urls: _urls, ...publicOptions } = job.publicOptions;
     await tx.query(
       `insert into jobs (id, team_id, kind, status, url, options, zero_data_retention) values ($1, $2, $3, 'scraping', $4, $5, $6)`,
-      [job.id, job.teamId, job.kind, job.url, job.publicOptions, job.zeroDataRetention],
+      [job.id, job.teamId, job.kind, job.zeroDataRetention ? null : job.url, job.zeroDataRetention ? publicOptions : job.publicOptions, job.zeroDataRetention],
     );
     await recordActivity(tx, {
       id: job.id, teamId: job.teamId, kind: job.kind as 'crawl' | 'batch_scrape', status: 'scraping', url: job.url, zeroDataRetention: job.zeroDataRetention,
@@ -92,6 +96,29 @@ export async function createJob(db: Database, job: NewJob): Promise<QueueItem[]>
     const locked = await lockJob(tx, job.id);
     return locked ? promote(tx, locked) : [];
   });
+}
+
+/**
+ * Forgets the URLs a zero data retention job kept while it ran (issue 17 "zero data retention
+ * everywhere"): the frontier rows keep their ids, states and error codes but no URL (the error text
+ * loses its URLs too), the robots.txt copies go, and the stored options lose the start URL. Called in
+ * the transaction that ends the job (finished or cancelled); a no-op for other jobs.
+ */
+export async function forgetUrls(tx: Queryable, job: Pick<LockedJob, 'id' | 'options'>): Promise<void> {
+  if (!job.options.zeroDataRetention) return;
+  await tx.query(
+    `update crawl_urls set url = '', source_url = '', url_key = id,
+       error = regexp_replace(error, '[a-z][a-z0-9+.-]*://[^\s"'')<>]+', '[url]', 'gi')
+     where job_id = $1`,
+    [job.id],
+  );
+  await tx.query('delete from crawl_robots where job_id = $1', [job.id]);
+  await tx.query(
+    `update crawl_jobs set options = options #- '{crawler,url}' #- '{crawler,sourceURL}',
+       start_error = case when start_error is null then null else jsonb_build_object('message', regexp_replace(start_error->>'message', '[a-z][a-z0-9+.-]*://[^\s"'')<>]+', '[url]', 'gi')) end
+     where id = $1`,
+    [job.id],
+  );
 }
 
 /**
@@ -113,7 +140,9 @@ export async function finishIfDone(tx: Queryable, job: LockedJob, pending?: numb
   );
   const failed = job.kind === 'crawl' && cj.done_count === 0 && cj.start_error;
   const status: JobStatus = failed ? 'failed' : 'completed';
-  const error = failed ? { message: String(cj.start_error.message ?? 'The crawl could not start') } : null;
+  const message = String(cj.start_error?.message ?? 'The crawl could not start');
+  const error = failed ? { message: job.options.zeroDataRetention ? message.replace(/[a-z][a-z0-9+.-]*:\/\/[^\s"')<>]+/gi, '[url]') : message } : null;
+  await forgetUrls(tx, job);
   await tx.query(`update crawl_jobs set state = 'finished', updated_at = now() where id = $1`, [job.id]);
   await tx.query(
     `update jobs set status = $2, error = $3, credits_used = $4, completed_at = now(), updated_at = now(),
@@ -164,6 +193,7 @@ export async function cancelJob(db: Database, id: string): Promise<string[]> {
     );
     await tx.query(`update crawl_urls set status = 'dropped', updated_at = now() where job_id = $1 and status in ('backlog', 'excess')`, [id]);
     await tx.query(`update crawl_jobs set state = 'cancelled', updated_at = now() where id = $1`, [id]);
+    await forgetUrls(tx, job);
     await tx.query(
       `update jobs set status = 'cancelled', credits_used = (select credits_used from crawl_jobs where id = $1), completed_at = now(), updated_at = now(),
          expires_at = now() + ($2::bigint * interval '1 millisecond') where id = $1`,

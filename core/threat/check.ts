@@ -13,6 +13,10 @@ import { hostMatches, type ThreatPolicy } from './policy.ts';
 import { markSeen, riskScore, type RiskFacts } from './risk.ts';
 import { threatLists } from './lists.ts';
 
+/** What `zscaler` mode lacks on an instance without a Zscaler list, and what to set. */
+export const ZSCALER_MISSING =
+  'no Zscaler list is configured on this instance: set TRAWL_ZSCALER_LIST_FILE to a file of the domains or URLs your Zscaler policy blocks (one a line; a URL category CSV export works)';
+
 /** Why a target is blocked. */
 export interface ThreatBlock {
   code: ErrorCode;
@@ -45,7 +49,7 @@ export function threatVerdict(url: string, policy: ThreatPolicy | undefined, fac
 
   const lists = threatLists();
   const failed = lists.filter((l) => l.error).map((l) => `${l.name} (${l.error})`);
-  if (policy.mode === 'zscaler' && !lists.some((l) => l.name === 'zscaler' && l.match)) failed.push('zscaler (no zscaler threat list is configured on this instance)');
+  if (policy.mode === 'zscaler' && !lists.some((l) => l.name === 'zscaler' && l.match)) failed.push(`zscaler (${ZSCALER_MISSING})`);
   if (failed.length && policy.failurePolicy === 'closed') {
     return { code: 'THREAT_CHECK_UNAVAILABLE', rule: 'failurePolicy', message: `threatProtection could not check ${shown} and failurePolicy is "closed": ${failed.join('; ')}.` };
   }

@@ -37,6 +37,11 @@ export interface ThreatPolicy {
   /** Lower-case, without dot. */
   blockedTlds: string[];
   failurePolicy: 'open' | 'closed';
+  /**
+   * Set when the policy cannot do all it asks and `failurePolicy` is `open` (`zscaler` mode without a
+   * Zscaler list): the caller's responses carry it as their `warning`.
+   */
+  warning?: string;
 }
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;

@@ -2,7 +2,8 @@
  * Zero data retention everywhere (issue 17): a lockdown scrape is handled as zero data retention (no
  * stored document, GET /v2/scrape/{id} answers 400, the scrape record and the activity keep no URL),
  * and a zero data retention job's webhook event bodies (its documents) are dropped from the outbox
- * once delivered, while other jobs keep theirs.
+ * once delivered, while other jobs keep theirs. A zero data retention crawl is listed as active
+ * without its URL, its jobs row never holds the URL, and its frontier rows forget theirs when it ends.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { serveFixtures, type FixtureSite } from '../helpers/fixture-site.ts';
@@ -13,6 +14,7 @@ import { dispatchJob } from '../../core/webhooks/deliver.ts';
 import { resolveWebhook } from '../../core/webhooks/spec.ts';
 import { silentLogger } from '../../core/log.ts';
 import { newId } from '../../core/ids.ts';
+import { cancelJob, createJob } from '../../core/store/crawls.ts';
 import { UNGUARDED } from '../../core/net/target-policy.ts';
 
 setDefaultTimeout(60_000);
@@ -20,8 +22,15 @@ setDefaultTimeout(60_000);
 const PAGE = '<html><head><title>Locked</title></head><body><main><p>Cached content for lockdown.</p></main></body></html>';
 let site: FixtureSite;
 let trawl: TestTrawl;
+/** Released by the test: the crawl's second page answers only then, so the crawl is seen running. */
+let release: () => void = () => {};
+const gate = new Promise<void>((r) => (release = r));
 beforeAll(async () => {
-  site = serveFixtures({ '/locked-page': PAGE });
+  site = serveFixtures({
+    '/locked-page': PAGE,
+    '/zdr/': '<html><body><main><p>Start.</p><a href="/zdr/slow">Slow</a> <a href="/zdr/missing">Missing</a></main></body></html>',
+    '/zdr/slow': async () => (await gate, new Response('<html><body><main><p>Slow page.</p></main></body></html>', { headers: { 'content-type': 'text/html' } })),
+  });
   trawl = await startTrawl({ TRAWL_AUTH: 'off' });
 }, 120_000);
 afterAll(async () => {
@@ -46,6 +55,85 @@ describe('lockdown is zero data retention', () => {
     expect(record).toEqual({ url: null, options: null });
     const [activity] = await db.query<{ url: string | null; zero_data_retention: boolean }>('select url, zero_data_retention from team_activity where id = $1', [id]);
     expect(activity).toEqual({ url: null, zero_data_retention: true });
+  });
+});
+
+describe('zero data retention crawl', () => {
+  test('the active list and the jobs row never hold the URL; the run forgets its frontier URLs when it ends', async () => {
+    const url = site.url('/zdr/');
+    const start = await trawl.post('/v2/crawl', { url, limit: 5, zeroDataRetention: true });
+    expect(start.body).toMatchObject({ success: true });
+    const id = start.body.id;
+    const active = await trawl.get('/v2/crawl/active');
+    expect(active.body).toMatchObject({ success: true });
+    const db = trawl.running.services.db;
+    let listed: any;
+    for (let i = 0; i < 80 && !listed; i++) {
+      listed = (await trawl.get('/v2/crawl/active')).body.crawls.find((c: any) => c.id === id);
+      if (!listed) await Bun.sleep(100);
+    }
+    expect(listed).toBeDefined();
+    expect(listed.url).toBeNull();
+    expect(JSON.stringify(listed)).not.toContain(site.origin);
+    const [job] = await db.query<{ url: string | null; options: unknown }>('select url, options from jobs where id = $1', [id]);
+    expect(job!.url).toBeNull();
+    expect(JSON.stringify(job!.options)).not.toContain(site.origin);
+    // While it runs, the frontier holds what the run needs.
+    let running: { url: string }[] = [];
+    for (let i = 0; i < 100 && !running.some((r) => r.url.endsWith('/zdr/slow')); i++) {
+      running = await db.query<{ url: string }>('select url from crawl_urls where job_id = $1', [id]);
+      await Bun.sleep(100);
+    }
+    expect(running.some((r) => r.url === site.url('/zdr/slow'))).toBe(true);
+    release();
+    let status: any;
+    for (let i = 0; i < 200; i++) {
+      status = (await trawl.get(`/v2/crawl/${id}`)).body;
+      if (status.status === 'completed') break;
+      await Bun.sleep(100);
+    }
+    expect(status.status).toBe('completed');
+    expect(status.completed).toBeGreaterThanOrEqual(2);
+    const tables = await Promise.all([
+      db.query('select url, source_url, url_key, error from crawl_urls where job_id = $1', [id]),
+      db.query('select options, start_error from crawl_jobs where id = $1', [id]),
+      db.query('select url, options, error from jobs where id = $1', [id]),
+      db.query('select origin from crawl_robots where job_id = $1', [id]),
+      db.query('select url from documents where job_id = $1', [id]),
+      db.query('select url from team_activity where id = $1', [id]),
+    ]);
+    const kept = JSON.stringify(tables);
+    expect(kept).not.toContain(site.origin);
+    expect(kept).not.toContain('/zdr/');
+    expect(tables[0].length).toBeGreaterThanOrEqual(3); // rows stay (counts, states), without URLs
+    const errors = (await trawl.get(`/v2/crawl/${id}/errors`)).body;
+    expect(JSON.stringify(errors)).not.toContain(site.origin);
+  });
+});
+
+describe('zero data retention batch, cancelled', () => {
+  test('a cancelled zero data retention batch forgets its URLs; another batch keeps them', async () => {
+    const t = await openTestDatabase('pglite');
+    try {
+      const urls = [{ url: 'https://secret.example/a', sourceUrl: 'https://secret.example/a' }, { url: 'https://secret.example/b', sourceUrl: 'secret.example/b' }];
+      const ids = { zdr: newId(), plain: newId() };
+      for (const [kind, id] of Object.entries(ids)) {
+        const zeroDataRetention = kind === 'zdr';
+        await createJob(t.db, {
+          id, teamId: 't', kind: 'batch_scrape', url: urls[0]!.sourceUrl, publicOptions: { urls: urls.map((u) => u.sourceUrl) }, options: { zeroDataRetention },
+          concurrency: 1, delayMs: 0, urlLimit: 1e9, zeroDataRetention, urls,
+        });
+        await cancelJob(t.db, id);
+      }
+      const kept = async (id: string) => JSON.stringify(await Promise.all([
+        t.db.query('select url, options from jobs where id = $1', [id]),
+        t.db.query('select url, source_url, url_key, error from crawl_urls where job_id = $1', [id]),
+      ]));
+      expect(await kept(ids.zdr)).not.toContain('secret.example');
+      expect(await kept(ids.plain)).toContain('secret.example');
+    } finally {
+      await t.close();
+    }
   });
 });
 

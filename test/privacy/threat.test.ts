@@ -3,7 +3,10 @@
  * two fixture hosts (127.0.0.1 and 127.0.0.2): a blacklisted start URL answers 403 with the rule's
  * code, the whitelist beats the blacklist, a redirect to a blacklisted host is refused at the hop, a
  * crawl skips blocked links and lists them in its errors, a map leaves them out, a team policy set
- * with `trawl teams update --threat-policy` applies, and bad input answers 400 naming the field.
+ * with `trawl teams update --threat-policy` applies, interact checks every navigation of its live page
+ * and the team policy of now before replaying, the admin API sets team policies for admin keys only,
+ * zscaler mode blocks with its list or says what to set (503 or a warning), and bad input answers 400
+ * naming the field on every route that takes a policy.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { serveFixtures, type FixtureSite } from '../helpers/fixture-site.ts';
@@ -13,6 +16,7 @@ import { threatVerdict } from '../../core/threat/check.ts';
 import { riskScore } from '../../core/threat/risk.ts';
 import { loadThreatLists, resetThreatLists } from '../../core/threat/lists.ts';
 import { Registry } from '../../core/registry.ts';
+import { zscalerEntry } from '../../plugins/threat-list/zscaler.ts';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,6 +71,20 @@ describe('threat-list plugins', () => {
     await loadThreatLists(new Registry(), { threatListFile: join(file, 'missing') } as never);
     expect(threatVerdict('https://fine.example/', policy({ mode: 'normal', failurePolicy: 'closed' }))?.code).toBe('THREAT_CHECK_UNAVAILABLE');
     expect(threatVerdict('https://fine.example/', policy({ mode: 'normal', failurePolicy: 'open' }))).toBeUndefined();
+    resetThreatLists();
+  });
+
+  test('the zscaler list (TRAWL_ZSCALER_LIST_FILE) reads domains, URLs and a URL category CSV; zscaler mode blocks with it', async () => {
+    expect(['evil.example', '*.evil.example', 'https://Phish.Example:8443/login?x=1', '"ads.example/banner",Custom Category', 'URL,Category', '# comment', ''].map(zscalerEntry))
+      .toEqual(['evil.example', 'evil.example', 'phish.example', 'ads.example', undefined, undefined, undefined]);
+    const file = join(mkdtempSync(join(tmpdir(), 'zscaler-')), 'category.csv');
+    writeFileSync(file, 'URL,Category\nhttps://phish.example/login,Phishing\n.c2.example,Botnet\n');
+    resetThreatLists();
+    await loadThreatLists(new Registry(), { zscalerListFile: file } as never);
+    const z = policy({ mode: 'zscaler', failurePolicy: 'closed' });
+    expect(threatVerdict('https://phish.example/other', z)).toMatchObject({ code: 'THREAT_BLOCKED_LIST', rule: 'threat-list:zscaler' });
+    expect(threatVerdict('https://x.c2.example/', z)?.code).toBe('THREAT_BLOCKED_LIST');
+    expect(threatVerdict('https://fine.example/', z)).toBeUndefined();
     resetThreatLists();
   });
 });
@@ -139,6 +157,42 @@ describe('through the API', () => {
     expect(other.hits.length).toBe(before);
   });
 
+  test('interact: every navigation of the live page is checked (goto, a clicked link)', async () => {
+    const scraped = await scrape({ url: site.url('/'), maxAge: 0, threatProtection: { blacklist: ['127.0.0.2'] } });
+    expect(scraped.status).toBe(200);
+    const id = scraped.body.data.metadata.scrapeId;
+    const before = other.hits.length;
+    const res = await trawl.post(`/v2/scrape/${id}/interact`, {
+      code: `try { await page.click('a[href="${other.url('/x')}"]'); await page.waitForTimeout(1000); } catch (e) { console.log('click', e.message); }
+             try { await page.goto(${JSON.stringify(other.url('/'))}); } catch (e) { console.log('goto', e.message); }
+             console.log(await page.url());`,
+    }, trawl.auth(k.key));
+    expect(res.status).toBe(200);
+    const lines = res.body.stdout.trim().split('\n');
+    // The click's navigation is refused after the click returned: the next call of the request fails.
+    expect(lines[0]).toStartWith('click page.waitForTimeout failed: THREAT_BLOCKED_BLACKLIST');
+    expect(lines[1]).toStartWith('goto page.goto failed: THREAT_BLOCKED_BLACKLIST');
+    expect(lines[1]).toContain('blacklist entry "127.0.0.2"');
+    expect(lines[2]).toBe(site.url('/')); // the page stayed
+    expect(other.hits.length).toBe(before);
+    // Allowed navigations still work in the same session.
+    const ok = await trawl.post(`/v2/scrape/${id}/interact`, { code: `await page.goto(${JSON.stringify(site.url('/a'))}); console.log(await page.textContent('main'));` }, trawl.auth(k.key));
+    expect(ok.body.stdout).toBe('Page A.\n');
+    await fetch(`${trawl.base}/v2/scrape/${id}/interact`, { method: 'DELETE', headers: trawl.auth(k.key) });
+  });
+
+  test('interact: a scrape the team policy now refuses is not replayed (403)', async () => {
+    const team = await trawl.key();
+    const scraped = await scrape({ url: other.url('/'), maxAge: 0 }, team.key);
+    expect(scraped.status).toBe(200);
+    expect((await trawl.admin('teams', 'update', team.team, '--threat-policy', JSON.stringify({ mode: 'manual-only', blacklist: ['127.0.0.2'] }))).code).toBe(0);
+    const before = other.hits.length;
+    const res = await trawl.post(`/v2/scrape/${scraped.body.data.metadata.scrapeId}/interact`, { code: 'console.log(await page.url())' }, trawl.auth(team.key));
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('THREAT_BLOCKED_BLACKLIST');
+    expect(other.hits.length).toBe(before);
+  });
+
   test('a map of a blocked site answers 403 and leaves blocked links out', async () => {
     const blocked = await trawl.post('/v2/map', { url: other.url('/'), threatProtection: { blacklist: ['127.0.0.2'] } }, trawl.auth(k.key));
     expect(blocked.status).toBe(403);
@@ -182,6 +236,85 @@ describe('through the API', () => {
     expect(bad.err).toContain('riskScoreThreshold');
     expect((await trawl.admin('teams', 'update', team.team, '--threat-policy', 'none')).code).toBe(0);
     expect((await scrape({ url: other.url('/') }, team.key)).status).toBe(200);
+  });
+
+  test('the admin API sets a team policy: keyless 401, a plain key and a restricted admin key 403; bad input names the field', async () => {
+    const team = await trawl.key();
+    const args = ['teams', 'update', team.team, '--threat-policy', JSON.stringify({ mode: 'manual-only', blacklist: ['127.0.0.2'] })];
+    const newKey = async (...flags: string[]) => {
+      const r = await trawl.admin('keys', 'create', '--team', team.team, ...flags);
+      expect(r.code).toBe(0);
+      return r.out.match(/fc-[0-9a-f]{32}/)![0];
+    };
+    const admin = await newKey('--admin');
+    const restrictedAdmin = await newKey('--admin', '--endpoints', 'scrape');
+    const run = (headers: Record<string, string>, argv: string[]) => trawl.post('/admin/commands', { args: argv }, headers);
+    expect((await run({}, args)).status).toBe(401);
+    expect((await run(trawl.auth(team.key), args)).status).toBe(403);
+    expect((await run(trawl.auth(restrictedAdmin), args)).status).toBe(403);
+    expect((await scrape({ url: other.url('/') }, team.key)).status).toBe(200); // nothing was set
+    const ok = await run(trawl.auth(admin), args);
+    expect(ok.status).toBe(200);
+    expect(ok.body.code).toBe(0);
+    expect((await scrape({ url: other.url('/') }, team.key)).status).toBe(403);
+    for (const [policy, field] of [[{ riskScoreThreshold: 101 }, 'riskScoreThreshold'], [{ whitelist: ['*.*.com'] }, 'whitelist[0]'], [{ blockedTlds: Array.from({ length: 1001 }, () => 'zip') }, 'blockedTlds']] as const) {
+      const bad = await run(trawl.auth(admin), ['teams', 'update', team.team, '--threat-policy', JSON.stringify(policy)]);
+      expect(bad.body.code).not.toBe(0);
+      expect(bad.body.err).toContain(field);
+    }
+    await run(trawl.auth(admin), ['teams', 'update', team.team, '--threat-policy', 'none']);
+  });
+
+  test('bad threatProtection (and redactPII) in crawl, map, batch and search answers 400 naming the field', async () => {
+    const bad = { blacklist: ['ex*ample.com'] };
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['/v2/crawl', { url: site.url('/'), limit: 2, threatProtection: bad }, 'threatProtection.blacklist[0]'],
+      ['/v2/crawl', { url: site.url('/'), limit: 2, scrapeOptions: { threatProtection: { riskScoreThreshold: 101 } } }, 'scrapeOptions.threatProtection.riskScoreThreshold'],
+      ['/v2/map', { url: site.url('/'), threatProtection: bad }, 'threatProtection.blacklist[0]'],
+      ['/v2/batch/scrape', { urls: [site.url('/a')], threatProtection: { whitelist: Array.from({ length: 1001 }, (_, i) => `d${i}.example`) } }, 'threatProtection.whitelist'],
+      ['/v2/search', { query: 'x', scrapeOptions: { formats: ['markdown'], threatProtection: { mode: 'paranoid' } } }, 'threatProtection.mode'],
+      ['/v2/crawl', { url: site.url('/'), limit: 2, scrapeOptions: { redactPII: { entities: ['EMAIL', 'SSN'] } } }, 'redactPII'],
+      ['/v2/batch/scrape', { urls: [site.url('/a')], redactPII: { replaceStyle: 'blur' } }, 'redactPII'],
+    ];
+    for (const [path, body, field] of cases) {
+      const res = await trawl.post(path, body, trawl.auth(k.key));
+      expect(`${path} ${res.status}`).toBe(`${path} 400`);
+      expect(res.text.replaceAll('/', '.')).toContain(field); // `a.b[0]` from Trawl's check, `/a/b` from the schema
+    }
+  });
+
+  test('zscaler mode without a Zscaler list: open acts without it and warns, closed answers 503; both name TRAWL_ZSCALER_LIST_FILE', async () => {
+    const open = await scrape({ url: site.url('/a'), maxAge: 0, threatProtection: { mode: 'zscaler', failurePolicy: 'open' } });
+    expect(open.status).toBe(200);
+    expect(open.body.data.warning).toContain('TRAWL_ZSCALER_LIST_FILE');
+    const map = await trawl.post('/v2/map', { url: site.url('/'), threatProtection: { mode: 'zscaler' } }, trawl.auth(k.key));
+    expect(map.status).toBe(200);
+    expect(map.body.warning).toContain('TRAWL_ZSCALER_LIST_FILE');
+    const before = site.hits.length;
+    const closed = await scrape({ url: site.url('/a'), maxAge: 0, threatProtection: { mode: 'zscaler', failurePolicy: 'closed' } });
+    expect(closed.status).toBe(503);
+    expect(closed.body.error).toContain('TRAWL_ZSCALER_LIST_FILE');
+    const crawl = await trawl.post('/v2/crawl', { url: site.url('/'), limit: 2, threatProtection: { mode: 'zscaler', failurePolicy: 'closed' } }, trawl.auth(k.key));
+    expect(crawl.status).toBe(503);
+    expect(site.hits.length).toBe(before); // nothing fetched
+  });
+
+  test('zscaler mode with a Zscaler list blocks what it names', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'zscaler-')), 'list.txt');
+    writeFileSync(file, '127.0.0.2\n');
+    resetThreatLists();
+    await loadThreatLists(new Registry(), { zscalerListFile: file } as never);
+    try {
+      const res = await scrape({ url: other.url('/'), maxAge: 0, threatProtection: { mode: 'zscaler', failurePolicy: 'closed' } });
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('THREAT_BLOCKED_LIST');
+      expect(res.body.error).toContain('zscaler');
+      const ok = await scrape({ url: site.url('/a'), maxAge: 0, threatProtection: { mode: 'zscaler', failurePolicy: 'closed' } });
+      expect(ok.status).toBe(200);
+      expect(ok.body.data.warning ?? '').not.toContain('zscaler');
+    } finally {
+      resetThreatLists();
+    }
   });
 
   test('bad input answers 400 naming the field', async () => {

@@ -137,7 +137,13 @@ export const CancelledModel = Type.Object({ status: Type.Literal('cancelled') })
 export const ActiveCrawlsModel = Type.Object({
   success: Type.Literal(true),
   crawls: Type.Array(
-    Type.Object({ id: Type.String(), teamId: Type.String(), url: Type.String(), created_at: Type.String(), options: Type.Unknown() }),
+    Type.Object({
+      id: Type.String(),
+      teamId: Type.String(),
+      url: Type.Union([Type.String(), Type.Null()], { description: 'Start URL; null for a zero data retention crawl (its URL is not kept)' }),
+      created_at: Type.String(),
+      options: Type.Unknown(),
+    }),
   ),
 });
 

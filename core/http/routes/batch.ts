@@ -71,7 +71,8 @@ function batchVersion(services: Services, version: 'v1' | 'v2') {
             publicOptions: rest, idempotencyKey: request.headers.get('x-idempotency-key') ?? undefined,
           });
         }
-        return { success: true as const, id, url: `${baseUrl}${base}/${id}`, ...(checked.invalid.length ? { invalidURLs: checked.invalid } : {}) };
+        const warning = scrape.threatProtection?.warning;
+        return { success: true as const, id, url: `${baseUrl}${base}/${id}`, ...(checked.invalid.length ? { invalidURLs: checked.invalid } : {}), ...(warning ? { warning } : {}) };
       },
       {
         // v1 bodies become v2 before validation (compat.md §19).

@@ -120,8 +120,10 @@ function crawlVersion(services: Services, version: 'v1' | 'v2') {
           idempotencyKey: request.headers.get('x-idempotency-key') ?? undefined,
         });
         const url = `${publicBaseUrl(services.config, request)}${base}/${id}`;
-        if (!prompted) return { success: true as const, id, url };
-        const warning = prompted.warning ? { warning: prompted.warning } : {};
+        const threatWarning = scrape.threatProtection?.warning;
+        if (!prompted) return { success: true as const, id, url, ...(threatWarning ? { warning: threatWarning } : {}) };
+        const joined = [prompted.warning, threatWarning].filter(Boolean).join(' ');
+        const warning = joined ? { warning: joined } : {};
         return { success: true as const, id, url, promptGeneratedOptions: prompted.generated ?? {}, finalCrawlerOptions: { ...crawler, prompt: body.prompt }, ...warning };
       },
       {

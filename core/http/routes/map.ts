@@ -73,7 +73,8 @@ async function mapFor(services: Services, request: Request, body: Record<string,
   );
   await recordActivity(services.db, { id, teamId: principal.teamId, kind: 'map', status: 'completed', url, credits: COSTS.map, auditMetadata: auditMetadataOf(body), zeroDataRetention: false })
     .catch((err) => services.log.warn({ err }, 'could not record the activity of a map'));
-  return { id, ...result, links: result.links.filter((l) => !threatVerdict(l.url, threat)) };
+  const warning = [result.warning, threat?.warning].filter(Boolean).join(' ') || undefined;
+  return { id, ...result, links: result.links.filter((l) => !threatVerdict(l.url, threat)), ...(warning ? { warning } : {}) };
 }
 
 export function mapRoutes(services: Services) {

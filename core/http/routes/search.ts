@@ -39,6 +39,7 @@ export function searchRoutes(services: Services) {
         });
         const b = body as { threatProtection?: unknown; scrapeOptions?: { threatProtection?: unknown } };
         if (resolved.scrape) resolved.scrape.threatProtection = await resolveThreatPolicy(services, principal.teamId, b.scrapeOptions?.threatProtection ?? b.threatProtection);
+        if (resolved.scrape?.threatProtection?.warning) resolved.warnings.push(resolved.scrape.threatProtection.warning);
         return json(await runSearch(services, { teamId: principal.teamId, keyId: principal.keyId }, resolved, request.signal));
       },
       {

@@ -164,7 +164,8 @@ export async function preparePage(page: Page, request: EngineRequest, opts: Prep
     const threat = req.isNavigationRequest() ? threatVerdict(url, options.threatProtection) : undefined;
     if (threat) {
       state.refused++;
-      if (mainNav) state.refusedThreat = { ...threat, url };
+      // A renderer-started navigation (a clicked link) may not name its frame yet: top level unless it names a child frame.
+      if (mainNav || !req.frame()?.parentFrame()) state.refusedThreat = { ...threat, url };
       return req.abort('blockedbyclient');
     }
     if (blockAds && !mainNav && isAdRequest(url)) {

@@ -14,6 +14,7 @@ import type { Action } from '../../../core/scrape/actions.ts';
 import { runActions } from './actions.ts';
 import { navigationError } from './net-errors.ts';
 import { preparePage, type PageState } from './page-setup.ts';
+import type { ThreatBlock } from '../../../core/threat/check.ts';
 import type { BrowserPool, Lease } from './pool.ts';
 import { captureProfile, restoreProfile, trackOrigins } from './profile-state.ts';
 import { validateActions } from './validate.ts';
@@ -28,6 +29,11 @@ export interface BrowserSession {
   readonly context: BrowserContext;
   /** True once the tab or the whole browser crashed: the session cannot go on. */
   readonly broken: boolean;
+  /**
+   * The last main-frame navigation threatProtection refused (request.options.threatProtection, checked
+   * on every navigation of the live page), cleared by reading it.
+   */
+  takeRefusedThreat(): (ThreatBlock & { url: string }) | undefined;
   /** Saves the profile (when it saves changes) and releases the page; idempotent. */
   close(): Promise<void>;
 }
@@ -83,6 +89,11 @@ async function open(
       context: lease.context,
       get broken() {
         return lease.crashed || s.crashed || page.isClosed();
+      },
+      takeRefusedThreat() {
+        const refused = s.refusedThreat;
+        s.refusedThreat = undefined;
+        return refused;
       },
       async close() {
         if (closed) return;
