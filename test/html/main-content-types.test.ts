@@ -133,4 +133,15 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('steel frame, 103 cm wide');
     expect(out).toContain('€403');
   });
+
+  test('a short intro above a list of link rows is not the content on its own: the list is kept', () => {
+    const row = (i: number) => `<tr><td>${i}.</td><td><a href="/job/${i}">Company ${i} is hiring engineers for its platform team</a> (<a href="/from/${i}">company${i}.example</a>)</td></tr><tr><td></td><td><span>${i + 1} days ago</span></td></tr>`;
+    const html = `<body><table><tr><td>${nav}</td></tr><tr><td><p>These are the open positions at the companies we fund. See more on the jobs page.</p></td></tr>
+      <tr><td><table>${Array.from({ length: 20 }, (_, i) => row(i)).join('')}</table></td></tr><tr><td><a href="/about">About</a> <a href="/legal">Legal</a></td></tr></table></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('These are the open positions');
+    expect(out).toContain('Company 0 is hiring engineers');
+    expect(out).toContain('Company 19 is hiring engineers');
+    expect(out).not.toContain('Menu 3');
+  });
 });
