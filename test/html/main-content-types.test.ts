@@ -144,4 +144,12 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Company 19 is hiring engineers');
     expect(out).not.toContain('Menu 3');
   });
+
+  test('a stray <![CDATA[ in the body ends at the next > as in a browser, not at a ]]> that never comes', () => {
+    const html = `<body class="forum">\n<![CDATA[\n<div id="top"></div><header>${nav}</header><div class="thread"><h1>Which card to buy</h1>${prose('Post', 1)}${prose('Post', 2)}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Post paragraph 2 explains');
+    const svg = pageToMarkdown(`<body><svg><style><![CDATA[ .a{fill:red} ]]></style></svg>${prose('Svg', 1)}</body>`);
+    expect(svg).toContain('Svg paragraph 1');
+  });
 });
