@@ -239,3 +239,15 @@ const JUNK_PHRASES =
 export function isJunkPhrase(text: string): boolean {
   return text.length <= 60 && JUNK_PHRASES.test(text.trim().replace(/[\s:.…»›>|-]+$/, ''));
 }
+
+/**
+ * Headings that label a block of other pages' teasers: recommendations, "also viewed", related and
+ * recently viewed items (product pages and articles end with several such carousels).
+ */
+const RECOMMENDATION_HEADINGS =
+  /^((people|customers|shoppers|others|users) (who )?(also )?(viewed|bought|purchased|searched|liked|watched)\b.*|customers also\b.*|you (may|might|will|could) (also )?(like|love|enjoy|be interested in)\b.*|related( (products|items|articles|posts|stories|content|searches|videos|listings|guides|reading|topics|threads))?|similar (items|products|listings|posts|articles|threads|properties)\b.*|(recently|previously) viewed\b.*|recommended( for you| products| items| articles| reading)?|explore related\b.*|more (like|from) this\b.*|(frequently|often) bought together|sponsored (items|products|links)\b.*|(more|other) (products|items) (you|from)\b.*|complete the look|shop the look|trending (now|products|items)?|popular (products|items|posts|articles)|(top|best) sellers)$/i;
+
+/** Whether a heading's text labels a block of recommendations ("You may also like", "Similar items"). */
+export function isRecommendationHeading(text: string): boolean {
+  return text.length <= 80 && RECOMMENDATION_HEADINGS.test(text.trim().replace(/[\s:.…»›>|-]+$/, ''));
+}

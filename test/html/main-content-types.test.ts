@@ -152,4 +152,15 @@ describe('onlyMainContent beyond articles', () => {
     const svg = pageToMarkdown(`<body><svg><style><![CDATA[ .a{fill:red} ]]></style></svg>${prose('Svg', 1)}</body>`);
     expect(svg).toContain('Svg paragraph 1');
   });
+
+  test('a block labelled by a recommendation heading (You may also like) is not content; an h1 so named is', () => {
+    const card = (i: number) => `<li><p>Linen shirt number ${i}, cut loose, in washed cotton, with two pockets.</p><p>$${40 + i}.00</p></li>`;
+    const html = `<body><header>${nav}</header><main><h1>Hemp dress</h1>${Array.from({ length: 5 }, (_, i) => prose('Dress', i)).join('')}
+      <div class="block"><div class="hdr"><h2>You may also like</h2></div><ul>${Array.from({ length: 3 }, (_, i) => card(i)).join('')}</ul></div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Dress paragraph 2');
+    expect(out).not.toContain('Linen shirt number 2');
+    const titled = pageToMarkdown(`<body><main><div><h1>Related products</h1>${prose('Category', 1)}</div><ul>${Array.from({ length: 6 }, (_, i) => card(i)).join('')}</ul></main></body>`);
+    expect(titled).toContain('Category paragraph 1');
+  });
 });
