@@ -133,7 +133,7 @@ function teaserLenOutside(region: Element[], listings: ReadonlySet<Element>, sta
   for (const l of listings) {
     if (!l.parent || region.some((r) => r === l || isAncestor(r, l) || isAncestor(l, r))) continue;
     let nested = false;
-    for (let p = l.parent; p && !nested; p = p.parent) if (listings.has(p as Element)) nested = true;
+    for (let p: ParentNode | null = l.parent; p && !nested; p = p.parent) if (listings.has(p as Element)) nested = true;
     if (!nested) n += stats.get(l)?.len ?? 0;
   }
   return n;

@@ -153,7 +153,7 @@ function withRecommendations(remove: Element[], stats: StatsMap, total: number):
     if (!HEADING_TAGS.has(el.name) || el.name === 'h1' || s.len > 80 || !el.parent) continue;
     if (!isRecommendationHeading(normalizeSpace(textOf(el)))) continue;
     let block = el;
-    for (let p = el.parent; p && isTag(p) && p.name !== 'body'; p = p.parent) {
+    for (let p: ParentNode | null = el.parent; p && isTag(p) && p.name !== 'body'; p = p.parent) {
       const ps = stats.get(p);
       if (!ps || ps.len > total * MAX_RECOMMENDATION_SHARE || landmarkOf(p) === 'main' || landmarkOf(p) === 'article') break;
       if (firstText(p) !== firstText(el)) break;
