@@ -65,7 +65,9 @@ export function boilerplateReason(el: Element, stats: StatsMap, total: number, s
   // Landmark chrome holding most of the text is kept (a page that is only a link list), unless the page
   // marks its main content elsewhere.
   const bigShare = share >= MAX_LANDMARK_SHARE && !mainElsewhere(el);
-  if (mark === 'chrome' || mark === 'junk') return bigShare ? undefined : 'landmark';
+  // Dialogs (cookie consent centres, modals) overlay the page: never its content, however long.
+  if (mark === 'junk') return containsContentLandmark(el) ? undefined : 'landmark';
+  if (mark === 'chrome') return bigShare ? undefined : 'landmark';
   if ((el.name === 'header' || el.name === 'footer') && !insideContentLandmark(el)) {
     return !bigShare && !containsContentLandmark(el) ? 'landmark' : undefined;
   }

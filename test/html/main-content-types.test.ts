@@ -163,4 +163,13 @@ describe('onlyMainContent beyond articles', () => {
     const titled = pageToMarkdown(`<body><main><div><h1>Related products</h1>${prose('Category', 1)}</div><ul>${Array.from({ length: 6 }, (_, i) => card(i)).join('')}</ul></main></body>`);
     expect(titled).toContain('Category paragraph 1');
   });
+
+  test('a consent dialog holding most of the page text is still not content', () => {
+    const purpose = (i: number) => `<section><h4>Purpose ${i}</h4><p>Information about your activity on this service, such as forms you submit and content you look at, can be stored and combined with other information to build a profile ${i}.</p></section>`;
+    const html = `<body><div class="thread"><h1>Showcase discussion</h1><p>First post: the stream starts in one hour, and the video goes up on the channel right after it ends.</p><p>Second post: I am ready.</p></div>
+      <div id="consent-sdk"><div role="dialog" aria-modal="true">${Array.from({ length: 8 }, (_, i) => purpose(i)).join('')}</div></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('First post: the stream starts');
+    expect(out).not.toContain('build a profile 3');
+  });
 });
