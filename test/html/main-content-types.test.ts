@@ -172,4 +172,20 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('First post: the stream starts');
     expect(out).not.toContain('build a profile 3');
   });
+
+  test('closed tab and accordion panels are content; a collapsed menu and a popover are not', () => {
+    const html = `<body><header><button aria-controls="menu">Menu</button><div id="menu" hidden><ul>${Array.from({ length: 6 }, (_, i) => `<li><a href="/c${i}">Category ${i}</a></li>`).join('')}</ul></div></header>
+      <main><h1>Walnut desk</h1>${prose('Desk', 1)}
+      <div role="tablist"><button role="tab" aria-controls="p1">Description</button><button role="tab" aria-controls="p2">Specifications</button></div>
+      <div role="tabpanel" id="p1"><p>The top is solid walnut, oiled by hand, and the frame is powder-coated steel that takes 150 kg.</p></div>
+      <div role="tabpanel" id="p2" hidden><table><tr><th>Width</th><td>160 cm</td></tr><tr><th>Depth</th><td>80 cm</td></tr></table></div>
+      <h2>Questions</h2><button aria-expanded="false" aria-controls="a1">Can I return it?</button><div id="a1" style="display:none"><p>Yes, within 30 days, in its original packing, and we collect it for free.</p></div></main>
+      <div popover id="push"><p>Allow notifications: tap the lock icon next to the address bar, then Permissions.</p></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('solid walnut');
+    expect(out).toContain('160 cm');
+    expect(out).toContain('Yes, within 30 days');
+    expect(out).not.toContain('Category 3');
+    expect(out).not.toContain('Allow notifications');
+  });
 });
