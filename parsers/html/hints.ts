@@ -220,12 +220,27 @@ export function neutralizeHints(el: Element): void {
 const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'menu', 'menubar', 'toolbar', 'tablist']);
 const JUNK_ROLES = new Set(['dialog', 'alertdialog', 'alert', 'marquee', 'tooltip']);
 
+/** Whether a descendant of `el` is a tab panel (`role=tabpanel`). */
+function wrapsPanel(el: Element): boolean {
+  const stack: AnyNode[] = [...el.children];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type !== 'tag' && n.type !== 'script' && n.type !== 'style') continue;
+    const e = n as Element;
+    if (e.attribs.role?.toLowerCase() === 'tabpanel') return true;
+    stack.push(...e.children);
+  }
+  return false;
+}
+
 /** Landmark evidence from the tag and the ARIA role. */
 export function landmarkOf(el: Element): 'main' | 'article' | 'chrome' | 'junk' | undefined {
   const role = (el.attribs.role ?? '').toLowerCase();
   if (role === 'main' || el.name === 'main') return 'main';
   if (el.attribs.itemprop?.toLowerCase().includes('articlebody')) return 'main';
   if (role === 'article' || el.name === 'article') return 'article';
+  // A tab list is a control bar, unless it wraps its panels too (an accordion marked up as tabs).
+  if (role === 'tablist') return wrapsPanel(el) ? undefined : 'chrome';
   if (CHROME_ROLES.has(role) || el.name === 'nav' || el.name === 'aside') return 'chrome';
   if (JUNK_ROLES.has(role) || el.name === 'dialog') return 'junk';
   return undefined;

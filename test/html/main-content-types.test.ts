@@ -188,4 +188,14 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('Category 3');
     expect(out).not.toContain('Allow notifications');
   });
+
+  test('a tab list that wraps its panels (an accordion) is content; a bare tab bar is chrome', () => {
+    const item = (i: number) => `<h3 role="tab" aria-controls="q${i}">Question ${i}</h3><div role="tabpanel" id="q${i}"><p>Answer ${i}: permits are needed for decks over 30 inches, and the inspection follows within ten working days.</p></div>`;
+    const html = `<body><header>${nav}</header><div class="page"><h1>Building department</h1>${Array.from({ length: 6 }, (_, i) => prose('Permits', i)).join('')}
+      <div role="tablist">${Array.from({ length: 3 }, (_, i) => item(i)).join('')}</div><div role="tablist"><a href="#a" role="tab">Overview</a><a href="#b" role="tab">Fees</a></div></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Permits paragraph 5');
+    expect(out).toContain('Answer 2: permits are needed');
+    expect(out).not.toContain('Overview');
+  });
 });
