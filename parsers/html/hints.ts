@@ -100,6 +100,17 @@ export function classifyName(name: string): Kind {
   return kind;
 }
 
+/** Two chrome words written as one (`navheader`, `navfooter`, `footermenu`): chrome too. */
+function isChromeCompound(token: string): boolean {
+  if (token.length < 6 || CHROME.has(token)) return false;
+  for (let i = 3; i <= token.length - 3; i++) {
+    const a = token.slice(0, i);
+    const b = token.slice(i);
+    if (CHROME.has(a) && CHROME.has(b) && !HEAD_ONLY_CHROME.has(a) && !HEAD_ONLY_CHROME.has(b)) return true;
+  }
+  return false;
+}
+
 function classify(name: string): Kind {
   const tokens = classTokens(name);
   if (!tokens.length || STATE_PREFIX.has(tokens[0]) && tokens.length > 1) return undefined;
@@ -111,7 +122,7 @@ function classify(name: string): Kind {
       break;
     }
   }
-  const anyChrome = tokens.some((t) => CHROME.has(t) && !HEAD_ONLY_CHROME.has(t));
+  const anyChrome = tokens.some((t) => (CHROME.has(t) && !HEAD_ONLY_CHROME.has(t)) || isChromeCompound(t));
   if (CHROME.has(head)) return HEADERISH.has(head) && tokens.some((t) => ARTICLEISH.has(t)) ? 'meta' : 'chrome';
   if (META.has(head)) return 'meta';
   if (POSITIVE.has(head) && !anyChrome) return 'positive';

@@ -198,4 +198,18 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Answer 2: permits are needed');
     expect(out).not.toContain('Overview');
   });
+
+  test('two chrome words written as one (navheader, footermenu) are chrome; other compounds are not', () => {
+    expect(classifyName('navheader')).toBe('chrome');
+    expect(classifyName('footermenu')).toBe('chrome');
+    expect(classifyName('searchresults')).toBeUndefined();
+    expect(classifyName('headline')).toBeUndefined();
+    const toc = `<div class="toc"><dl>${Array.from({ length: 8 }, (_, i) => `<dt><a href="/s${i}">${i + 1}. Section ${i}</a></dt>`).join('')}</dl></div>`;
+    const html = `<body><div class="navheader"><table><tr><td><a href="/prev">Prev</a></td><td>Part I. Tutorial</td><td><a href="/next">Next</a></td></tr></table></div>
+      <div class="chapter"><h2>Chapter 2. The SQL Language</h2>${toc}</div><div class="navfooter"><table><tr><td>1.4. Accessing a Database</td><td><a href="/">Home</a></td></tr></table></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Section 7');
+    expect(out).not.toContain('Part I. Tutorial');
+    expect(out).not.toContain('Accessing a Database');
+  });
 });
