@@ -18,15 +18,27 @@ export function looksLikeXhtml(html: string): boolean {
 }
 
 /**
+ * A CDATA opener in HTML outside svg/math is a bogus comment that ends at the first `>` (HTML
+ * tokenizer, "markup declaration open state"); htmlparser2 reads it as a CDATA section up to `]]>`,
+ * so one stray `<![CDATA[` in a page's body (a forum theme) swallows the whole page. Openers whose
+ * section holds a `>` before its `]]>` are removed up to that `>`, as a browser would; script comments
+ * (`//<![CDATA[`) are left alone.
+ */
+const STRAY_CDATA = /(?<![/*]\s*)<!\[CDATA\[[^>]*?(?<!\]\])>/g;
+
+/**
  * Parses an HTML string into a domhandler Document (tags and attribute names lower-cased, entities
- * decoded). XHTML pages get `<a id="x"/>` read as self-closing, as their authors meant.
+ * decoded). XHTML pages get `<a id="x"/>` read as self-closing, as their authors meant; in HTML, a
+ * stray `<![CDATA[` ends at the next `>` as in a browser.
  */
 export function parseHtml(html: string): Document {
+  const xhtml = looksLikeXhtml(html);
+  if (!xhtml && html.includes('<![CDATA[')) html = html.replace(STRAY_CDATA, '');
   return parseDocument(html, {
     lowerCaseTags: true,
     lowerCaseAttributeNames: true,
     decodeEntities: true,
-    recognizeSelfClosing: looksLikeXhtml(html),
+    recognizeSelfClosing: xhtml,
   });
 }
 

@@ -1,7 +1,8 @@
 /**
  * The cleanup every output gets, with or without `onlyMainContent`: drops elements that never carry
  * readable content (scripts, styles, templates, iframes, forms controls, SVG, comments), hidden
- * elements (`hidden`, `aria-hidden="true"`, inline `display:none`/`visibility:hidden`) unless they hold
+ * elements (`hidden`, `popover`, `aria-hidden="true"`, inline `display:none`/`visibility:hidden`),
+ * except closed tab and accordion panels (`role=tabpanel`, prose panels named by `aria-controls`), unless they hold
  * most of the page (anti-flash-of-unstyled-content wrappers), heading permalink anchors (`¶`), line
  * number gutters in code, tracking pixels, and flattens pathological nesting so later recursive steps
  * (serialization with dom-serializer, which recurses) cannot overflow the stack.
@@ -34,7 +35,8 @@ const GUTTER = /(?:^|\s)(?:linenos?|lineno|line-numbers?(?:-rows)?|gutter|ln-num
 
 function isHidden(el: Element): boolean {
   const a = el.attribs;
-  if (a.hidden !== undefined) return true;
+  // A popover is hidden until opened (UA style `[popover]:not(:popover-open) { display: none }`).
+  if (a.hidden !== undefined || a.popover !== undefined) return true;
   if (a['aria-hidden']?.toLowerCase() === 'true') return true;
   if (el.name === 'input' && a.type?.toLowerCase() === 'hidden') return true;
   return a.style !== undefined && HIDDEN_STYLE.test(a.style);
@@ -87,14 +89,44 @@ export function basicClean(root: ParentNode, minHiddenShare = 0.5): void {
   if (noscripts.length) keepNoscriptPage(root, noscripts);
   if (hidden.length) {
     const total = textOf(root).replace(/\s+/g, '').length || 1;
+    const controlled = controlledIds(root);
     for (const el of hidden) {
-      if (!el.parent) continue;
+      if (!el.parent || isCollapsedContent(el, controlled)) continue;
       const share = textOf(el).replace(/\s+/g, '').length / total;
       if (share < minHiddenShare) detach(el);
     }
   }
   flattenDeepNesting(root);
 }
+
+/** Ids named by `aria-controls` (tabs, accordion buttons, disclosure toggles), when the page has any. */
+function controlledIds(root: ParentNode): Set<string> {
+  const ids = new Set<string>();
+  for (const el of elements(root)) {
+    const c = el.attribs['aria-controls'];
+    if (c) for (const id of c.split(/\s+/)) if (id) ids.add(id);
+  }
+  return ids;
+}
+
+/**
+ * Whether a hidden element is content a reader opens on the page: a tab panel (`role=tabpanel`:
+ * product descriptions, specifications, FAQs in tabs) or a panel a control names in `aria-controls`
+ * (an accordion answer, a "read more" body) that is prose rather than links (a collapsed menu is links).
+ */
+function isCollapsedContent(el: Element, controlled: ReadonlySet<string>): boolean {
+  if (el.attribs.role?.toLowerCase() === 'tabpanel') return true;
+  const id = el.attribs.id;
+  if (!id || !controlled.has(id)) return false;
+  let len = 0;
+  let link = 0;
+  for (const d of elements(el)) if (d.name === 'a') link += textOf(d).replace(/\s+/g, '').length;
+  len = textOf(el).replace(/\s+/g, '').length;
+  return len > 0 && link / len < MAX_PANEL_LINK_SHARE;
+}
+
+/** A controlled hidden panel with more of its text in links than this is a collapsed menu. */
+const MAX_PANEL_LINK_SHARE = 0.5;
 
 /**
  * `noscript` blocks are dropped (a browser running scripts never shows them), except on a page whose

@@ -100,6 +100,17 @@ export function classifyName(name: string): Kind {
   return kind;
 }
 
+/** Two chrome words written as one (`navheader`, `navfooter`, `footermenu`): chrome too. */
+function isChromeCompound(token: string): boolean {
+  if (token.length < 6 || CHROME.has(token)) return false;
+  for (let i = 3; i <= token.length - 3; i++) {
+    const a = token.slice(0, i);
+    const b = token.slice(i);
+    if (CHROME.has(a) && CHROME.has(b) && !HEAD_ONLY_CHROME.has(a) && !HEAD_ONLY_CHROME.has(b)) return true;
+  }
+  return false;
+}
+
 function classify(name: string): Kind {
   const tokens = classTokens(name);
   if (!tokens.length || STATE_PREFIX.has(tokens[0]) && tokens.length > 1) return undefined;
@@ -111,7 +122,7 @@ function classify(name: string): Kind {
       break;
     }
   }
-  const anyChrome = tokens.some((t) => CHROME.has(t) && !HEAD_ONLY_CHROME.has(t));
+  const anyChrome = tokens.some((t) => (CHROME.has(t) && !HEAD_ONLY_CHROME.has(t)) || isChromeCompound(t));
   if (CHROME.has(head)) return HEADERISH.has(head) && tokens.some((t) => ARTICLEISH.has(t)) ? 'meta' : 'chrome';
   if (META.has(head)) return 'meta';
   if (POSITIVE.has(head) && !anyChrome) return 'positive';
@@ -220,12 +231,27 @@ export function neutralizeHints(el: Element): void {
 const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'menu', 'menubar', 'toolbar', 'tablist']);
 const JUNK_ROLES = new Set(['dialog', 'alertdialog', 'alert', 'marquee', 'tooltip']);
 
+/** Whether a descendant of `el` is a tab panel (`role=tabpanel`). */
+function wrapsPanel(el: Element): boolean {
+  const stack: AnyNode[] = [...el.children];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type !== 'tag' && n.type !== 'script' && n.type !== 'style') continue;
+    const e = n as Element;
+    if (e.attribs.role?.toLowerCase() === 'tabpanel') return true;
+    stack.push(...e.children);
+  }
+  return false;
+}
+
 /** Landmark evidence from the tag and the ARIA role. */
 export function landmarkOf(el: Element): 'main' | 'article' | 'chrome' | 'junk' | undefined {
   const role = (el.attribs.role ?? '').toLowerCase();
   if (role === 'main' || el.name === 'main') return 'main';
   if (el.attribs.itemprop?.toLowerCase().includes('articlebody')) return 'main';
   if (role === 'article' || el.name === 'article') return 'article';
+  // A tab list is a control bar, unless it wraps its panels too (an accordion marked up as tabs).
+  if (role === 'tablist') return wrapsPanel(el) ? undefined : 'chrome';
   if (CHROME_ROLES.has(role) || el.name === 'nav' || el.name === 'aside') return 'chrome';
   if (JUNK_ROLES.has(role) || el.name === 'dialog') return 'junk';
   return undefined;
@@ -238,4 +264,16 @@ const JUNK_PHRASES =
 /** Whether a short text is a known boilerplate label. */
 export function isJunkPhrase(text: string): boolean {
   return text.length <= 60 && JUNK_PHRASES.test(text.trim().replace(/[\s:.…»›>|-]+$/, ''));
+}
+
+/**
+ * Headings that label a block of other pages' teasers: recommendations, "also viewed", related and
+ * recently viewed items (product pages and articles end with several such carousels).
+ */
+const RECOMMENDATION_HEADINGS =
+  /^((people|customers|shoppers|others|users) (who )?(also )?(viewed|bought|purchased|searched|liked|watched)\b.*|customers also\b.*|you (may|might|will|could) (also )?(like|love|enjoy|be interested in)\b.*|related( (products|items|articles|posts|stories|content|searches|videos|listings|guides|reading|topics|threads))?|similar (items|products|listings|posts|articles|threads|properties)\b.*|(recently|previously) viewed\b.*|recommended( for you| products| items| articles| reading)?|explore related\b.*|more (like|from) this\b.*|(frequently|often) bought together|sponsored (items|products|links)\b.*|(more|other) (products|items) (you|from)\b.*|complete the look|shop the look|trending (now|products|items)?|popular (products|items|posts|articles)|(top|best) sellers)$/i;
+
+/** Whether a heading's text labels a block of recommendations ("You may also like", "Similar items"). */
+export function isRecommendationHeading(text: string): boolean {
+  return text.length <= 80 && RECOMMENDATION_HEADINGS.test(text.trim().replace(/[\s:.…»›>|-]+$/, ''));
 }

@@ -42,8 +42,8 @@ export interface MainContentResult {
   nodes: AnyNode[];
 }
 
-/** Below this share of the safely cleaned text, the extracted region is considered a miss. */
-const MIN_SHARE_OF_SAFE = 0.1;
+/** Below this share of the safely cleaned text (teaser lists aside), the extracted region is a fragment. */
+const MIN_SHARE_OF_SAFE = 0.4;
 const MIN_MAIN_LEN = 25;
 /** A second article-body-named container this large (share of the first) means the name recurs per post. */
 const RECURRING_BODY_SHARE = 0.25;
@@ -81,7 +81,11 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   const regionLen = region.reduce((n, el) => n + (stats.get(el)?.len ?? 0), 0);
   cleanConditionally(region, stats, scores, regionLen);
   const mainLen = region.reduce((n, el) => n + (el.parent ? textLength(el) : 0), 0);
-  if (mainLen < MIN_MAIN_LEN || mainLen < safeLen * MIN_SHARE_OF_SAFE) return undefined;
+  if (mainLen < MIN_MAIN_LEN) return undefined;
+  // A region holding a small part of what the safe cleanup keeps is a fragment of the content (an
+  // intro above a grid, one post of a thread, one card of a listing); teaser lists of other pages
+  // around it do not count (a short story above "more stories"); a declared body is evidence enough.
+  if (!declared && mainLen < (safeLen - teaserLenOutside(region, listings, stats)) * MIN_SHARE_OF_SAFE) return undefined;
 
   const nodes: AnyNode[] = region.filter((el) => el.parent);
   if (titleClone && titleHeading && !isInside(titleHeading, nodes)) nodes.unshift(titleClone);
@@ -123,8 +127,22 @@ function namedArticleBody(top: Element, stats: StatsMap): boolean {
   return true;
 }
 
+/** Text in the outermost teaser lists (listing.ts) that lie outside the region. */
+function teaserLenOutside(region: Element[], listings: ReadonlySet<Element>, stats: StatsMap): number {
+  let n = 0;
+  for (const l of listings) {
+    if (!l.parent || region.some((r) => r === l || isAncestor(r, l) || isAncestor(l, r))) continue;
+    let nested = false;
+    for (let p: ParentNode | null = l.parent; p && !nested; p = p.parent) if (listings.has(p as Element)) nested = true;
+    if (!nested) n += stats.get(l)?.len ?? 0;
+  }
+  return n;
+}
+
+/** Text length under `root` (computeStats does not measure the root itself: its children are summed). */
 function rootLen(root: ParentNode, stats: StatsMap): number {
-  if (isTag(root as Element)) return stats.get(root as Element)?.len ?? 0;
+  const own = isTag(root as Element) ? stats.get(root as Element) : undefined;
+  if (own) return own.len;
   let n = 0;
   for (const c of root.children) if (isTag(c)) n += stats.get(c)?.len ?? 0;
   return n;

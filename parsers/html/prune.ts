@@ -7,7 +7,7 @@
  * landmark, is never pruned here: the scorer decides.
  */
 import { detach, elements, HEADING_TAGS, INLINE_TAGS, isAncestor, isTag, normalizeSpace, relink, Text, textOf, type Element, type ParentNode } from './dom.ts';
-import { classifyName, hintsOf, isJunkPhrase, landmarkOf, neutralizeHints } from './hints.ts';
+import { classifyName, hintsOf, isJunkPhrase, isRecommendationHeading, landmarkOf, neutralizeHints } from './hints.ts';
 import type { StatsMap } from './stats.ts';
 
 /** Content elements never pruned for their class names (`h2.anchorWithStickyNavbar` is a heading). */
@@ -65,7 +65,9 @@ export function boilerplateReason(el: Element, stats: StatsMap, total: number, s
   // Landmark chrome holding most of the text is kept (a page that is only a link list), unless the page
   // marks its main content elsewhere.
   const bigShare = share >= MAX_LANDMARK_SHARE && !mainElsewhere(el);
-  if (mark === 'chrome' || mark === 'junk') return bigShare ? undefined : 'landmark';
+  // Dialogs (cookie consent centres, modals) overlay the page: never its content, however long.
+  if (mark === 'junk') return containsContentLandmark(el) ? undefined : 'landmark';
+  if (mark === 'chrome') return bigShare ? undefined : 'landmark';
   if ((el.name === 'header' || el.name === 'footer') && !insideContentLandmark(el)) {
     return !bigShare && !containsContentLandmark(el) ? 'landmark' : undefined;
   }
@@ -131,9 +133,52 @@ export function pruneBoilerplate(root: ParentNode, stats: StatsMap, safeOnly = f
     for (const el of remove) if (onlyLayoutWords(el, layout)) neutralizeHints(el);
     remove = collect(root, stats, total, safeOnly);
   }
+  remove = withRecommendations(remove, stats, total);
   const removed = remove.map((el) => ({ el, parent: el.parent! }));
   for (const el of remove) detach(el);
   return removed;
+}
+
+/** Largest share of the page text a block labelled as recommendations may hold and be pruned. */
+const MAX_RECOMMENDATION_SHARE = 0.3;
+
+/**
+ * Adds to `remove` the blocks that a recommendation heading ("You may also like", "People who viewed
+ * this item also viewed", hints.ts) labels: the largest ancestor of the heading whose text starts with
+ * it, holding less than 30% of the page and no main/article landmark (h2-h6; an h1 titles the page). Blocks already inside a removed one are skipped; removed blocks inside a
+ * new one are dropped from the list.
+ */
+function withRecommendations(remove: Element[], stats: StatsMap, total: number): Element[] {
+  const sections: Element[] = [];
+  for (const [el, s] of stats) {
+    // An h1 is the page's own title (a category page may be called "Related Products").
+    if (!HEADING_TAGS.has(el.name) || el.name === 'h1' || s.len > 80 || !el.parent) continue;
+    if (!isRecommendationHeading(normalizeSpace(textOf(el)))) continue;
+    let block = el;
+    for (let p: ParentNode | null = el.parent; p && isTag(p) && p.name !== 'body'; p = p.parent) {
+      const ps = stats.get(p);
+      if (!ps || ps.len > total * MAX_RECOMMENDATION_SHARE || landmarkOf(p) === 'main' || landmarkOf(p) === 'article') break;
+      if (firstText(p) !== firstText(el)) break;
+      block = p;
+    }
+    sections.push(block);
+  }
+  if (!sections.length) return remove;
+  const inside = (el: Element, of: Element[]) => of.some((o) => o === el || isAncestor(o, el));
+  const added = sections.filter((b, i) => !inside(b, remove) && !sections.some((o, j) => j !== i && isAncestor(o, b)));
+  return [...remove.filter((el) => !inside(el, added)), ...new Set(added)];
+}
+
+/** The first non-blank text node under `el`, or undefined. */
+function firstText(el: Element): unknown {
+  const stack = [...el.children].reverse();
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'text') {
+      if ((n as Text).data.trim()) return n;
+    } else if (isTag(n)) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+  }
+  return undefined;
 }
 
 function collect(root: ParentNode, stats: StatsMap, total: number, safeOnly: boolean): Element[] {

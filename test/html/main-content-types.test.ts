@@ -133,4 +133,83 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('steel frame, 103 cm wide');
     expect(out).toContain('€403');
   });
+
+  test('a short intro above a list of link rows is not the content on its own: the list is kept', () => {
+    const row = (i: number) => `<tr><td>${i}.</td><td><a href="/job/${i}">Company ${i} is hiring engineers for its platform team</a> (<a href="/from/${i}">company${i}.example</a>)</td></tr><tr><td></td><td><span>${i + 1} days ago</span></td></tr>`;
+    const html = `<body><table><tr><td>${nav}</td></tr><tr><td><p>These are the open positions at the companies we fund. See more on the jobs page.</p></td></tr>
+      <tr><td><table>${Array.from({ length: 20 }, (_, i) => row(i)).join('')}</table></td></tr><tr><td><a href="/about">About</a> <a href="/legal">Legal</a></td></tr></table></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('These are the open positions');
+    expect(out).toContain('Company 0 is hiring engineers');
+    expect(out).toContain('Company 19 is hiring engineers');
+    expect(out).not.toContain('Menu 3');
+  });
+
+  test('a stray <![CDATA[ in the body ends at the next > as in a browser, not at a ]]> that never comes', () => {
+    const html = `<body class="forum">\n<![CDATA[\n<div id="top"></div><header>${nav}</header><div class="thread"><h1>Which card to buy</h1>${prose('Post', 1)}${prose('Post', 2)}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Post paragraph 2 explains');
+    const svg = pageToMarkdown(`<body><svg><style><![CDATA[ .a{fill:red} ]]></style></svg>${prose('Svg', 1)}</body>`);
+    expect(svg).toContain('Svg paragraph 1');
+  });
+
+  test('a block labelled by a recommendation heading (You may also like) is not content; an h1 so named is', () => {
+    const card = (i: number) => `<li><p>Linen shirt number ${i}, cut loose, in washed cotton, with two pockets.</p><p>$${40 + i}.00</p></li>`;
+    const html = `<body><header>${nav}</header><main><h1>Hemp dress</h1>${Array.from({ length: 5 }, (_, i) => prose('Dress', i)).join('')}
+      <div class="block"><div class="hdr"><h2>You may also like</h2></div><ul>${Array.from({ length: 3 }, (_, i) => card(i)).join('')}</ul></div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Dress paragraph 2');
+    expect(out).not.toContain('Linen shirt number 2');
+    const titled = pageToMarkdown(`<body><main><div><h1>Related products</h1>${prose('Category', 1)}</div><ul>${Array.from({ length: 6 }, (_, i) => card(i)).join('')}</ul></main></body>`);
+    expect(titled).toContain('Category paragraph 1');
+  });
+
+  test('a consent dialog holding most of the page text is still not content', () => {
+    const purpose = (i: number) => `<section><h4>Purpose ${i}</h4><p>Information about your activity on this service, such as forms you submit and content you look at, can be stored and combined with other information to build a profile ${i}.</p></section>`;
+    const html = `<body><div class="thread"><h1>Showcase discussion</h1><p>First post: the stream starts in one hour, and the video goes up on the channel right after it ends.</p><p>Second post: I am ready.</p></div>
+      <div id="consent-sdk"><div role="dialog" aria-modal="true">${Array.from({ length: 8 }, (_, i) => purpose(i)).join('')}</div></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('First post: the stream starts');
+    expect(out).not.toContain('build a profile 3');
+  });
+
+  test('closed tab and accordion panels are content; a collapsed menu and a popover are not', () => {
+    const html = `<body><header><button aria-controls="menu">Menu</button><div id="menu" hidden><ul>${Array.from({ length: 6 }, (_, i) => `<li><a href="/c${i}">Category ${i}</a></li>`).join('')}</ul></div></header>
+      <main><h1>Walnut desk</h1>${prose('Desk', 1)}
+      <div role="tablist"><button role="tab" aria-controls="p1">Description</button><button role="tab" aria-controls="p2">Specifications</button></div>
+      <div role="tabpanel" id="p1"><p>The top is solid walnut, oiled by hand, and the frame is powder-coated steel that takes 150 kg.</p></div>
+      <div role="tabpanel" id="p2" hidden><table><tr><th>Width</th><td>160 cm</td></tr><tr><th>Depth</th><td>80 cm</td></tr></table></div>
+      <h2>Questions</h2><button aria-expanded="false" aria-controls="a1">Can I return it?</button><div id="a1" style="display:none"><p>Yes, within 30 days, in its original packing, and we collect it for free.</p></div></main>
+      <div popover id="push"><p>Allow notifications: tap the lock icon next to the address bar, then Permissions.</p></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('solid walnut');
+    expect(out).toContain('160 cm');
+    expect(out).toContain('Yes, within 30 days');
+    expect(out).not.toContain('Category 3');
+    expect(out).not.toContain('Allow notifications');
+  });
+
+  test('a tab list that wraps its panels (an accordion) is content; a bare tab bar is chrome', () => {
+    const item = (i: number) => `<h3 role="tab" aria-controls="q${i}">Question ${i}</h3><div role="tabpanel" id="q${i}"><p>Answer ${i}: permits are needed for decks over 30 inches, and the inspection follows within ten working days.</p></div>`;
+    const html = `<body><header>${nav}</header><div class="page"><h1>Building department</h1>${Array.from({ length: 6 }, (_, i) => prose('Permits', i)).join('')}
+      <div role="tablist">${Array.from({ length: 3 }, (_, i) => item(i)).join('')}</div><div role="tablist"><a href="#a" role="tab">Overview</a><a href="#b" role="tab">Fees</a></div></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Permits paragraph 5');
+    expect(out).toContain('Answer 2: permits are needed');
+    expect(out).not.toContain('Overview');
+  });
+
+  test('two chrome words written as one (navheader, footermenu) are chrome; other compounds are not', () => {
+    expect(classifyName('navheader')).toBe('chrome');
+    expect(classifyName('footermenu')).toBe('chrome');
+    expect(classifyName('searchresults')).toBeUndefined();
+    expect(classifyName('headline')).toBeUndefined();
+    const toc = `<div class="toc"><dl>${Array.from({ length: 8 }, (_, i) => `<dt><a href="/s${i}">${i + 1}. Section ${i}</a></dt>`).join('')}</dl></div>`;
+    const html = `<body><div class="navheader"><table><tr><td><a href="/prev">Prev</a></td><td>Part I. Tutorial</td><td><a href="/next">Next</a></td></tr></table></div>
+      <div class="chapter"><h2>Chapter 2. The SQL Language</h2>${toc}</div><div class="navfooter"><table><tr><td>1.4. Accessing a Database</td><td><a href="/">Home</a></td></tr></table></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Section 7');
+    expect(out).not.toContain('Part I. Tutorial');
+    expect(out).not.toContain('Accessing a Database');
+  });
 });
