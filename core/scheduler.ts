@@ -7,6 +7,7 @@ import type { Services } from './services.ts';
 import { sweepCache } from './cache/store.ts';
 import { sweepRecords } from './interact/records.ts';
 import { reanalyzeStaleRows } from './search/local-index.ts';
+import { purgeExpiredAgents } from './agent/store.ts';
 
 export interface ScheduledTask {
   name: string;
@@ -30,6 +31,7 @@ export const TASKS: ScheduledTask[] = [
     async run(services) {
       await sweepCache(services.db);
       await sweepRecords(services.db);
+      await purgeExpiredAgents(services.db);
     },
   },
   {
