@@ -8,6 +8,9 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { startAgentWorld, waitForEnd, type AgentWorld } from './helpers.ts';
 import { startTrawl, type TestTrawl } from '../helpers/trawl.ts';
+import { TrawlError } from '../../core/errors.ts';
+import { getAgentJob } from '../../core/agent/store.ts';
+import { settleLostRun } from '../../core/agent/status.ts';
 
 setDefaultTimeout(120_000);
 
@@ -113,6 +116,30 @@ describe('agent input', () => {
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('failed');
     expect(res.body.error).toContain('lost');
+  });
+
+  test('a run the queue failed (JOB_INTERRUPTED: its worker died twice) is failed with that error', async () => {
+    const services = w.trawl.running.services;
+    const { team } = await w.trawl.key({ credits: 10 });
+    const id = '0190a8f0-2222-7000-8000-000000000002';
+    await services.db.query(
+      `insert into jobs (id, team_id, kind, status, options, expires_at) values ($1, $2, 'agent', 'processing', $3, now() + interval '1 day')`,
+      [id, team, { model: 'spark-1-pro', mode: 'extract', maxCredits: 10, maxSteps: 20 }],
+    );
+    const interrupted = new TrawlError('JOB_INTERRUPTED', 'The job was interrupted twice: the worker running it stopped.');
+    const queue = { ...services.queue, waitFor: async () => Promise.reject(interrupted) };
+    const job = (await getAgentJob(services.db, id))!;
+    const settled = await settleLostRun({ ...services, queue }, job);
+    expect(settled.status).toBe('failed');
+    expect(settled.error).toMatchObject({ code: 'JOB_INTERRUPTED' });
+    // A run the queue still has (a wait timeout) is left alone.
+    const running = '0190a8f0-3333-7000-8000-000000000003';
+    await services.db.query(
+      `insert into jobs (id, team_id, kind, status, options, expires_at) values ($1, $2, 'agent', 'processing', '{}', now() + interval '1 day')`,
+      [running, team],
+    );
+    const busy = { ...services.queue, waitFor: async () => Promise.reject(new TrawlError('GATEWAY_TIMEOUT', 'wait', { details: { reason: 'wait_timeout' } })) };
+    expect((await settleLostRun({ ...services, queue: busy }, (await getAgentJob(services.db, running))!)).status).toBe('processing');
   });
 
   test('zero data retention: no prompt or step input kept, the answer shown once', async () => {
