@@ -5,7 +5,7 @@
  * happen only from `processing` (`where status = 'processing'`), so a cancel and the worker's own end
  * cannot overwrite each other; each change writes its webhook event in the same transaction
  * (core/webhooks/outbox.ts). Zero data retention: no prompt, URL or schema in the options, no step
- * input or summary, and the result is dropped once it has been read.
+ * input or note, and the result is dropped once it has been read.
  */
 import type { Database, Queryable } from '../db/client.ts';
 import { TrawlError, type SerializedError } from '../errors.ts';
@@ -118,7 +118,7 @@ export async function agentJobStatus(db: Queryable, id: string): Promise<AgentSt
 export async function appendStep(db: Database, jobId: string, step: Omit<AgentStep, 'seq' | 'at'>): Promise<number> {
   return db.transaction(async (tx) => {
     const [r] = await tx.query<{ seq: number }>(
-      `insert into agent_steps (job_id, seq, kind, tool, input, summary, ok, credits, tokens)
+      `insert into agent_steps (job_id, seq, kind, tool, input, note, ok, credits, tokens)
        select $1, coalesce(max(seq), 0) + 1, $2, $3, $4, $5, $6, $7, $8 from agent_steps where job_id = $1 returning seq`,
       [jobId, step.kind, step.tool ?? null, step.input ?? null, step.summary?.slice(0, 500) ?? null, step.ok, Math.round(step.credits), Math.round(step.tokens)],
     );
@@ -131,7 +131,7 @@ export async function appendStep(db: Database, jobId: string, step: Omit<AgentSt
 export async function agentSteps(db: Queryable, jobId: string): Promise<AgentStep[]> {
   const rows = await db.query(`select * from agent_steps where job_id = $1 order by seq`, [jobId]);
   return rows.map((r) => ({
-    seq: Number(r.seq), kind: r.kind, tool: r.tool ?? undefined, input: r.input ?? undefined, summary: r.summary ?? undefined,
+    seq: Number(r.seq), kind: r.kind, tool: r.tool ?? undefined, input: r.input ?? undefined, summary: r.note ?? undefined,
     ok: Boolean(r.ok), credits: Number(r.credits), tokens: Number(r.tokens), at: r.created_at,
   }));
 }

@@ -87,9 +87,9 @@ async function checkedUrl(raw: unknown, ctx: ToolContext): Promise<string> {
   return url;
 }
 
-/** Scrapes one page through the scrape queue with `formats`; the document and its credits. */
-async function scrapePage(ctx: ToolContext, url: string, formats: unknown[]): Promise<{ doc: Record<string, any>; credits: number }> {
-  const options = resolveScrapeOptions({ formats, onlyMainContent: true, timeout: PAGE_TIMEOUT_MS, zeroDataRetention: ctx.request.zeroDataRetention }, ctx.services.formats, 'scrape');
+/** Scrapes one page through the scrape queue with `formats` (undefined: the default formats, markdown); the document and its credits. */
+async function scrapePage(ctx: ToolContext, url: string, formats: unknown[] | undefined): Promise<{ doc: Record<string, any>; credits: number }> {
+  const options = resolveScrapeOptions({ ...(formats ? { formats } : {}), onlyMainContent: true, timeout: PAGE_TIMEOUT_MS, zeroDataRetention: ctx.request.zeroDataRetention }, ctx.services.formats, 'scrape');
   options.threatProtection = ctx.threat;
   const scrapeId = newId();
   const data: ScrapeJobData = { scrapeId, url, sourceURL: url, options, teamId: ctx.teamId, keyId: ctx.keyId, jobId: ctx.jobId };
@@ -193,7 +193,7 @@ const scrape: AgentTool = {
   async run(args, ctx) {
     try {
       const url = await checkedUrl(args.url, ctx);
-      const { doc, credits } = await scrapePage(ctx, url, ['markdown']);
+      const { doc, credits } = await scrapePage(ctx, url, undefined);
       const title = doc.metadata?.title ? `Title: ${doc.metadata.title}\n` : '';
       const text = `URL: ${doc.metadata?.url ?? url}\n${title}\n${doc.markdown ?? ''}`;
       return { text: clip(text), summary: `${String(doc.markdown ?? '').length} characters of markdown (HTTP ${doc.metadata?.statusCode})`, credits, ok: true };

@@ -1,6 +1,6 @@
 -- Agent runs (issue 19, POST /v2/agent): the run itself is a `jobs` row of kind `agent` (status,
 -- public options, result, error, credits, expiry); this table is its trace, one row per step (a model
--- turn or a tool call), in order. Under zero data retention a step keeps no input and no summary.
+-- turn or a tool call), in order. Under zero data retention a step keeps no input and no note.
 -- Rows go with the job when its 24 h retention ends (core/agent/store.ts `purgeExpiredAgents`).
 -- Runs on PGlite (PostgreSQL 18) and PostgreSQL 15+. Keep in step with core/db/schema/agent.ts.
 
@@ -10,7 +10,7 @@ CREATE TABLE agent_steps (
   kind text NOT NULL,
   tool text,
   input jsonb,
-  summary text,
+  note text,
   ok boolean NOT NULL DEFAULT true,
   credits integer NOT NULL DEFAULT 0,
   tokens integer NOT NULL DEFAULT 0,

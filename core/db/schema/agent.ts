@@ -17,7 +17,7 @@ export const agentSteps = pgTable(
     /** The tool's arguments; null under zero data retention. */
     input: jsonb('input'),
     /** One line on what the step found; null under zero data retention. */
-    summary: text('summary'),
+    note: text('note'),
     ok: boolean('ok').notNull().default(true),
     credits: integer('credits').notNull().default(0),
     tokens: integer('tokens').notNull().default(0),
