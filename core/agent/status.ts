@@ -86,3 +86,27 @@ export async function agentStatusBody(services: Services, found: AgentJobView): 
   if (job.zeroDataRetention && job.status !== 'processing' && (r?.data !== undefined || r?.message !== undefined)) await dropAgentData(services.db, job.id);
   return body;
 }
+
+/**
+ * One item of `GET /v2/agent` (the SDK's `listAgents`): id, time, status, the analytics tags and,
+ * unless zero data retention, the request (prompt, URLs, schema, model, effort). A cancelled run is
+ * listed `failed`, the closest status the SDK knows here.
+ */
+export function agentListItem(job: AgentJobView): Record<string, unknown> {
+  const o = job.options;
+  const firstUrl = Array.isArray(o.urls) && o.urls.length ? String(o.urls[0]) : '';
+  return {
+    id: job.id,
+    createdAt: job.createdAt.toISOString(),
+    targetHint: job.zeroDataRetention ? '' : firstUrl || String(o.prompt ?? '').slice(0, 80),
+    origin: typeof o.origin === 'string' ? o.origin : 'api',
+    ...(typeof o.integration === 'string' ? { integration: o.integration } : {}),
+    settings: { hidden: false, starred: false },
+    status: job.status === 'cancelled' ? 'failed' : job.status,
+    options: {
+      ...(job.zeroDataRetention ? { prompt: '' } : { prompt: o.prompt, ...(o.urls?.length ? { urls: o.urls } : {}), ...(o.schema ? { schema: o.schema } : {}) }),
+      model: o.model,
+      ...(o.effort ? { effort: o.effort } : {}),
+    },
+  };
+}

@@ -191,6 +191,19 @@ export async function finishAgentJob(
   });
 }
 
+/**
+ * The team's runs still within retention, newest first: at most `limit`, created before `before`
+ * (epoch ms) when given, and whether older ones remain.
+ */
+export async function listAgentJobs(db: Queryable, teamId: string, limit: number, before?: number): Promise<{ jobs: AgentJobView[]; more: boolean }> {
+  const rows = await db.query(
+    `select * from jobs where team_id = $1 and kind = 'agent' and expires_at > now() and ($2::timestamptz is null or created_at < $2)
+     order by created_at desc, id desc limit $3`,
+    [teamId, before === undefined ? null : new Date(before), limit + 1],
+  );
+  return { jobs: rows.slice(0, limit).map(view), more: rows.length > limit };
+}
+
 /** Drops a zero data retention run's answer once it has been read (it is shown once). */
 export async function dropAgentData(db: Queryable, id: string): Promise<void> {
   await db.query(`update jobs set result = result - 'data' - 'message', updated_at = now() where id = $1 and kind = 'agent'`, [id]);

@@ -122,4 +122,17 @@ describe('firecrawl SDK agent', () => {
     expect(res.message).toBe('The Widget costs $19.99.');
     expect(res.data).toBeUndefined();
   });
+
+  test('listAgents: the team\'s runs newest first, with their request and tags; another team sees none', async () => {
+    const client = sdk();
+    const started = await client.startAgent({ prompt: 'Newest run', urls: [w.shop.origin], model: 'spark-2', effort: 'high', integration: 'my-tool' });
+    const list = await client.listAgents();
+    expect(list.success).toBe(true);
+    expect(list.agents![0]).toMatchObject({ id: started.id, integration: 'my-tool', origin: 'js-sdk@4.42.0', options: { prompt: 'Newest run', urls: [`${w.shop.origin}/`], model: 'spark-2', effort: 'high' } });
+    expect(list.agents!.length).toBeGreaterThanOrEqual(1);
+    const older = await client.listAgents({ before: new Date(list.agents![0]!.createdAt).getTime() });
+    expect(older.agents!.some((a) => a.id === started.id)).toBe(false);
+    const other = new Firecrawl({ apiKey: (await w.trawl.key()).key, apiUrl: w.trawl.base });
+    expect((await other.listAgents()).agents).toEqual([]);
+  });
 });

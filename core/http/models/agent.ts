@@ -69,3 +69,12 @@ export const AgentStatusModel = Type.Object(
 );
 
 export const AgentCancelled = Type.Object({ success: Type.Literal(true) });
+
+export const AgentListModel = Type.Object(
+  {
+    success: Type.Literal(true),
+    agents: Type.Array(Type.Object({ id: Type.String(), createdAt: Type.String(), status: Type.String() }, { additionalProperties: true })),
+    next: Type.Optional(Type.String()),
+  },
+  { additionalProperties: true },
+);

@@ -1,7 +1,7 @@
 /**
  * Agent endpoints (compat.md §13, issue 19): `POST /v2/agent` starts a run (async; 503 naming what to
  * set when no model is configured), `GET /v2/agent/{id}` its status, data and trace, `DELETE
- * /v2/agent/{id}` cancels it. Key restriction group `agent`. The run is core/agent's; these handlers
+ * /v2/agent/{id}` cancels it, `GET /v2/agent` lists the team's runs. Key restriction group `agent`. The run is core/agent's; these handlers
  * validate, admit and answer. Order: 400 (the body), 401/403/429/402 (admission), 503 (no model), so
  * a refused request never reaches the model.
  */
@@ -16,14 +16,17 @@ import { assertThreatAllowed } from '../../threat/check.ts';
 import { auditMetadataOf } from '../../audit/activity.ts';
 import { resolveAgentRequest } from '../../agent/options.ts';
 import { cancelAgentRun, startAgentRun } from '../../agent/service.ts';
-import { agentJobForTeam } from '../../agent/store.ts';
-import { agentStatusBody } from '../../agent/status.ts';
+import { agentJobForTeam, listAgentJobs } from '../../agent/store.ts';
+import { agentListItem, agentStatusBody } from '../../agent/status.ts';
+import { publicBaseUrl } from '../base-url.ts';
 import { errorResponses } from '../models/common.ts';
-import { AgentBody, AgentCancelled, AgentStarted, AgentStatusModel } from '../models/agent.ts';
+import { AgentBody, AgentCancelled, AgentListModel, AgentStarted, AgentStatusModel } from '../models/agent.ts';
 import { admit } from '../guard.ts';
 
 const Params = Type.Object({ id: Type.String() });
 const tags = ['Agent'];
+/** Runs per page of `GET /v2/agent`. */
+const LIST_PAGE = 50;
 
 export function agentRoutes(services: Services) {
   return new Elysia({ name: 'routes/agent' })
@@ -58,6 +61,22 @@ export function agentRoutes(services: Services) {
           tags,
           description: 'The configured model searches, maps, scrapes and extracts until it can answer the prompt (by the schema when given), within maxCredits and the step budget of effort.',
         },
+      },
+    )
+    .get(
+      '/v2/agent',
+      async ({ request, query }) => {
+        const principal = await admit(services, request, { group: 'agent' });
+        const raw = (query as Record<string, string | undefined>).before;
+        if (raw !== undefined && !/^\d{1,15}$/.test(raw)) throw new TrawlError('BAD_REQUEST', 'before must be a unix time in milliseconds (an integer).');
+        const before = raw === undefined ? undefined : Number(raw);
+        const { jobs, more } = await listAgentJobs(services.db, principal.teamId, LIST_PAGE, before);
+        const next = more ? `${publicBaseUrl(services.config, request)}/v2/agent?before=${jobs.at(-1)!.createdAt.getTime()}` : undefined;
+        return { success: true as const, agents: jobs.map(agentListItem), ...(next ? { next } : {}) } as Static<typeof AgentListModel>;
+      },
+      {
+        response: { 200: AgentListModel, ...errorResponses },
+        detail: { summary: 'The team\'s agent runs, newest first', tags, description: `${LIST_PAGE} a page; \`next\` pages on with \`before\`.` },
       },
     )
     .get(
