@@ -5,7 +5,8 @@
  * - credits: a model turn costs 1 credit per started 1,000 tokens (at least 1) and a tool what its
  *   endpoint costs; a step that could pass `maxCredits` is not started (`max_credits`);
  * - steps: at most `maxSteps` tool calls (from `effort`; `max_steps`);
- * - time: `AGENT_MAX_RUNTIME_MS` (`timeout`).
+ * - time: `AGENT_MAX_RUNTIME_MS` (`timeout`);
+ * - the team's balance, read before each model turn (`no_credits`).
  * A cancel aborts `signal`: the model call or tool in flight stops and the loop throws.
  * With a schema the answer must be JSON valid against it; a wrong answer gets one repair turn.
  */
@@ -50,6 +51,8 @@ export interface LoopDeps {
   signal: AbortSignal;
   /** What an earlier attempt of the run spent (a run resumed after a lost worker). */
   spent: { toolCalls: number; credits: number };
+  /** The team's credit balance now (the run stops when it cannot pay its next step); undefined: not checked. */
+  balance?: () => Promise<number>;
   /** Records a step; returns its number. Called before the next step starts. */
   onStep(step: LoopStep): Promise<number>;
   now?: () => number;
@@ -132,6 +135,7 @@ export async function runAgentLoop(deps: LoopDeps): Promise<LoopOutcome> {
     checkCancel();
     if (now() - started > AGENT_MAX_RUNTIME_MS) return stop('timeout', `the run reached its time limit of ${AGENT_MAX_RUNTIME_MS / 60_000} minutes`);
     if (credits + turnCredits(0) > r.maxCredits) return stop('max_credits', `it used ${credits} of its maxCredits ${r.maxCredits}`);
+    if (deps.balance && (await deps.balance()) < turnCredits(0)) return stop('no_credits', `the team has no credits left (the run used ${credits})`);
     fitContext(messages, model.contextTokens);
     const turn = await model.chat({ messages, tools: defs, purpose: 'agent', signal });
     const tokens = turn.usage.promptTokens + turn.usage.completionTokens;

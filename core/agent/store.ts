@@ -18,7 +18,7 @@ export const AGENT_RETENTION_MS = 24 * 60 * 60_000;
 
 export type AgentStatus = 'processing' | 'completed' | 'failed' | 'cancelled';
 /** Why a run stopped. */
-export type StopReason = 'answered' | 'max_credits' | 'max_steps' | 'timeout' | 'cancelled' | 'error';
+export type StopReason = 'answered' | 'max_credits' | 'no_credits' | 'max_steps' | 'timeout' | 'cancelled' | 'error';
 
 /** What a finished run keeps besides its status. */
 export interface AgentResult {

@@ -16,7 +16,7 @@
 import type { Services } from '../services.ts';
 import { TrawlError } from '../errors.ts';
 import { modelFor } from '../llm/service.ts';
-import { chargeCredits } from '../credits/ledger.ts';
+import { chargeCredits, teamBalance } from '../credits/ledger.ts';
 import { kickJob } from '../webhooks/deliver.ts';
 import { webhookDeps } from '../crawl/webhook-deps.ts';
 import type { WebhookSpec } from '../webhooks/spec.ts';
@@ -55,6 +55,7 @@ export function runSpecOf(options: Record<string, any>): AgentRunSpec | undefine
 function budgetError(outcome: LoopOutcome, r: AgentRequest): TrawlError {
   const stopped = `The agent stopped before answering: ${outcome.note}.`;
   const details = { stopReason: outcome.reason };
+  if (outcome.reason === 'no_credits') return new TrawlError('PAYMENT_REQUIRED', `${stopped} Add credits to the team to run agents.`, { details });
   if (outcome.reason === 'max_credits') return new TrawlError('AGENT_MAX_CREDITS', `${stopped} Raise maxCredits to let it go further.`, { details });
   if (outcome.reason === 'max_steps') {
     const hint = r.effort === 'high' ? 'Narrow the prompt or give the URLs to start from.' : 'Use effort "high" for more steps, or narrow the prompt.';
@@ -112,6 +113,7 @@ export async function handleAgentJob(services: Services, data: AgentJobData, que
   try {
     outcome = await runAgentLoop({
       model, request: r, tools: toolsFor(r), signal: controller.signal, spent,
+      balance: async () => (await teamBalance(services.db, job.teamId)) ?? 0,
       toolContext: { services, jobId: job.id, teamId: job.teamId, keyId: spec.keyId, request: r, threat: spec.threat, signal: controller.signal, log },
       onStep: async (step) => {
         const seq = await appendStep(services.db, job.id, {

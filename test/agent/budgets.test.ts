@@ -53,6 +53,19 @@ describe('agent budgets', () => {
     expect(mine.every((r) => r.body.metadata.run === 'credits' && verifySignature(r.raw, r.signature, secret))).toBe(true);
   });
 
+  test('stops when the team runs out of credits (PAYMENT_REQUIRED), whatever maxCredits allows', async () => {
+    const { key, team } = await w.trawl.key({ credits: 4 });
+    w.agentDefault = scrapeForever;
+    const res = await w.trawl.post('/v2/agent', { prompt: 'Keep reading' }, w.trawl.auth(key));
+    const end = await waitForEnd(w.trawl, res.body.id, key);
+    w.agentDefault = undefined;
+    expect(end.status).toBe('failed');
+    expect(end.stopReason).toBe('no_credits');
+    expect(end.error).toContain('no credits left');
+    expect(end.creditsUsed).toBeLessThanOrEqual(6);
+    expect(await w.trawl.credits(team)).toBeGreaterThanOrEqual(-2);
+  });
+
   test('stops at the step budget of effort low (8 tool calls)', async () => {
     const { key } = await w.trawl.key({ credits: 1000 });
     w.agentDefault = scrapeForever;
