@@ -38,7 +38,7 @@ describe('firecrawl SDK agent', () => {
     w.formatAnswer = { json: { product: 'Widget', price: 19.99 } };
     const before = await w.trawl.credits(team);
     const schema = z.object({ product: z.string(), price: z.number() });
-    const res = await sdk().agent({ prompt: 'What does the Widget cost?', urls: [w.shop.origin], schema, model: 'spark-1-mini', pollInterval: 1, timeout: 90 });
+    const res = await sdk().agent({ prompt: 'What does the Widget cost?', urls: [w.shop.origin], schema, model: 'spark-1-mini', auditMetadata: { username: 'ada' }, pollInterval: 1, timeout: 90 });
     expect(res.status).toBe('completed');
     expect(res.data).toEqual({ product: 'Widget', price: 19.99 });
     expect(res.model).toBe('spark-1-mini');
@@ -56,7 +56,8 @@ describe('firecrawl SDK agent', () => {
     expect(agentCalls[0]!.tools!.map((t) => t.function.name).sort()).toEqual(['extract', 'map', 'scrape', 'search']);
 
     // The trace, tokens and credits; the team paid exactly the run's credits.
-    const status = (await w.trawl.get(`/v2/agent/${(await w.trawl.running.services.db.query("select id from jobs where kind = 'agent' order by created_at desc limit 1"))[0].id}`, w.trawl.auth(key))).body;
+    const runId = (await w.trawl.running.services.db.query("select id from jobs where kind = 'agent' order by created_at desc limit 1"))[0].id;
+    const status = (await w.trawl.get(`/v2/agent/${runId}`, w.trawl.auth(key))).body;
     expect(status.trace.filter((s: any) => s.type === 'tool').map((s: any) => s.tool)).toEqual(['search', 'map', 'scrape', 'extract']);
     expect(status.trace.filter((s: any) => s.type === 'model').length).toBe(5);
     expect(status.stepsUsed).toBe(4);
@@ -66,6 +67,9 @@ describe('firecrawl SDK agent', () => {
     const toolCredits = status.trace.filter((s: any) => s.type === 'tool').map((s: any) => s.creditsUsed);
     expect(toolCredits).toEqual([2, 1, 1, 5]);
     await until(async () => before - (await w.trawl.credits(team)) === status.creditsUsed, 20_000, 'the ledger to match creditsUsed');
+    // The run is in the team's activity, with its credits.
+    const activity = await w.trawl.get('/v2/team/activity', w.trawl.auth(key));
+    expect(activity.body.data.find((a: any) => a.id === runId)).toMatchObject({ kind: 'agent', status: 'completed', creditsUsed: status.creditsUsed, auditMetadata: { username: 'ada' } });
     console.log(`[agent sample] creditsUsed=${status.creditsUsed} tokensUsed=${status.tokensUsed} steps=${status.stepsUsed} modelTurns=5`);
   });
 
