@@ -14,7 +14,7 @@ import type { LanguageModel, ModelMessage } from '../plugin.ts';
 import { TrawlError } from '../errors.ts';
 import { compileSchema, describeErrors, parseModelJson } from '../llm/schema.ts';
 import type { AgentRequest } from './options.ts';
-import type { AgentTool, ToolContext, ToolOutcome } from './tools.ts';
+import { MAX_TOOL_TEXT, type AgentTool, type ToolContext, type ToolOutcome } from './tools.ts';
 import type { StopReason } from './store.ts';
 
 /** Credits of a model turn per started 1,000 tokens (prompt and completion). */
@@ -85,16 +85,26 @@ function userPrompt(r: AgentRequest): string {
   return r.urls.length ? `${r.prompt}\n\nStart from these URLs:\n${r.urls.join('\n')}` : r.prompt;
 }
 
-/** Shortens the oldest tool answers while the conversation is longer than the model's context allows. */
+/**
+ * Shortens the oldest tool answers while the conversation is longer than the model's context allows;
+ * the answers of the last turn are kept (the model has not read them yet).
+ */
 function fitContext(messages: ModelMessage[], contextTokens: number): void {
   const budget = contextTokens * CHARS_PER_TOKEN * 0.7;
   let total = messages.reduce((s, m) => s + (m.content?.length ?? 0), 0);
-  for (const m of messages) {
+  let lastTurn = messages.length;
+  while (lastTurn > 0 && messages[lastTurn - 1]!.role === 'tool') lastTurn--;
+  for (const m of messages.slice(0, lastTurn)) {
     if (total <= budget) return;
     if (m.role !== 'tool' || (m.content?.length ?? 0) < 200) continue;
     total -= m.content!.length - 40;
     m.content = '[shortened: an earlier tool answer]';
   }
+}
+
+/** Most characters of one tool answer for a model with this context: a third of it, at most MAX_TOOL_TEXT. */
+function toolTextLimit(contextTokens: number): number {
+  return Math.max(1000, Math.min(MAX_TOOL_TEXT, Math.floor((contextTokens * CHARS_PER_TOKEN) / 3)));
 }
 
 /** Reads the final answer. @returns the value or the problem to show the model */
@@ -160,7 +170,7 @@ export async function runAgentLoop(deps: LoopDeps): Promise<LoopOutcome> {
     messages.push({ role: 'assistant', content: turn.message.content ?? null, tool_calls: calls });
     for (const [i, call] of calls.entries()) {
       checkCancel();
-      const reply = (content: string) => messages.push({ role: 'tool', tool_call_id: call.id, content });
+      const reply = (content: string) => messages.push({ role: 'tool', tool_call_id: call.id, content: content.slice(0, toolTextLimit(model.contextTokens)) });
       if (toolCalls >= r.maxSteps) return stop('max_steps', `it made ${toolCalls} tool calls, its step budget (effort ${r.effort ?? 'medium'})`);
       const tool = tools.get(call.function.name);
       let args: Record<string, any> = {};
