@@ -101,6 +101,19 @@ describe('agent budgets', () => {
     await until(() => w.received.some((r) => r.body.id === c.body.id && r.body.type === 'agent.cancelled'), 30_000, 'agent.cancelled');
   });
 
+  test('a model server that keeps failing fails the run with its error', async () => {
+    const { key } = await w.trawl.key({ credits: 100 });
+    w.agentDefault = () => ({ status: 500, message: 'model server down' });
+    const res = await w.trawl.post('/v2/agent', { prompt: 'Anything', webhook: w.hooks.url('/hook') }, w.trawl.auth(key));
+    const end = await waitForEnd(w.trawl, res.body.id, key);
+    w.agentDefault = undefined;
+    expect(end.status).toBe('failed');
+    expect(end.stopReason).toBe('error');
+    expect(end.error).toContain('HTTP 500');
+    expect(end.creditsUsed).toBe(0);
+    await until(() => w.received.some((r) => r.body.id === res.body.id && r.body.type === 'agent.failed'), 30_000, 'agent.failed');
+  });
+
   test('strictConstrainToURLs: no search tool, and a URL outside the run is refused', async () => {
     const { key } = await w.trawl.key({ credits: 1000 });
     const seen = w.agentRequests().length;
