@@ -66,8 +66,8 @@ export interface ToolOutcome {
 
 export interface AgentTool {
   def: ModelTool;
-  /** Least credits a call with these arguments costs (the run stops before a call it cannot pay). */
-  minCredits(args: Record<string, any>): number;
+  /** Least credits a call with these arguments costs in this run (the run stops before a call it cannot pay). */
+  minCredits(args: Record<string, any>, request: AgentRequest): number;
   run(args: Record<string, any>, ctx: ToolContext): Promise<ToolOutcome>;
 }
 
@@ -127,7 +127,7 @@ const search: AgentTool = {
       },
     },
   },
-  minCredits: () => COSTS.searchPer10,
+  minCredits: (_args, request) => (request.zeroDataRetention ? COSTS.searchZdrPer10 : COSTS.searchPer10),
   async run(args, ctx) {
     try {
       const limit = Math.min(10, Math.max(1, Number(args.limit) || 5));
@@ -220,6 +220,7 @@ const extract: AgentTool = {
       },
     },
   },
+  // A page plus the json format's 4 credits (formats/json.ts), per URL.
   minCredits: (args) => 5 * Math.max(1, Math.min(MAX_EXTRACT_URLS, Array.isArray(args.urls) ? args.urls.length : 1)),
   async run(args, ctx) {
     const urls = (Array.isArray(args.urls) ? args.urls : [args.urls]).slice(0, MAX_EXTRACT_URLS);
