@@ -4,9 +4,10 @@
  * `stopReason`, `stepsUsed`, `maxSteps`, `maxCredits` and `trace` (the steps in order: model turns
  * with their tokens, tool calls with their input and a one-line summary, each with its credits).
  *
- * A run still `processing` is checked against the queue first: when the queue has given up on it (a
- * worker lost twice: JOB_INTERRUPTED), lost it, or finished it without the row being ended, the run
- * is failed here, so no run stays `processing` forever.
+ * A run still `processing` that has not changed for 20 s is checked against the queue first (at most
+ * every 15 s per process): when the queue has given up on it (a worker lost twice: JOB_INTERRUPTED),
+ * lost it, or finished it without the row being ended, the run is failed here, so no run stays
+ * `processing` forever.
  */
 import type { Services } from '../services.ts';
 import { TrawlError } from '../errors.ts';
@@ -18,11 +19,22 @@ import { runSpecOf } from './worker.ts';
 
 /** A queued run the queue does not know may simply not be added yet: give it this long, ms. */
 const ADD_GRACE_MS = 60_000;
+/** A run is asked about only when it has not changed for this long, ms (a model call may take a while). */
+const QUIET_MS = 20_000;
+/** How long one question to the queue may take, ms (its first probe answers well within it). */
+const PROBE_WAIT_MS = 1_000;
+/** A run is asked about at most this often per process, ms (status polls do not each pay the wait). */
+const PROBE_EVERY_MS = 15_000;
+const probed = new Map<string, number>();
 
 /** Why the queue says a `processing` run is not running, or undefined when it is (or may be). */
 async function lostReason(services: Services, job: AgentJobView): Promise<TrawlError | undefined> {
+  const now = Date.now();
+  if (now - job.updatedAt.getTime() < QUIET_MS || now - (probed.get(job.id) ?? 0) < PROBE_EVERY_MS) return undefined;
+  if (probed.size > 10_000) probed.clear();
+  probed.set(job.id, now);
   try {
-    await services.queue.waitFor(job.id, 1);
+    await services.queue.waitFor(job.id, PROBE_WAIT_MS);
     return new TrawlError('JOB_INTERRUPTED', 'The agent run ended without a result (its worker stopped). Start it again.');
   } catch (e) {
     if (isWaitTimeout(e)) return undefined;

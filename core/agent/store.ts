@@ -44,6 +44,8 @@ export interface AgentJobView {
   creditsUsed: number;
   zeroDataRetention: boolean;
   createdAt: Date;
+  /** Last change: the start, each step, the end. */
+  updatedAt: Date;
   completedAt?: Date;
   expiresAt: Date;
 }
@@ -72,6 +74,7 @@ function view(r: Record<string, any>): AgentJobView {
     creditsUsed: Number(r.credits_used),
     zeroDataRetention: Boolean(r.zero_data_retention),
     createdAt: r.created_at,
+    updatedAt: r.updated_at ?? r.created_at,
     completedAt: r.completed_at ?? undefined,
     expiresAt: r.expires_at,
   };
@@ -122,7 +125,7 @@ export async function appendStep(db: Database, jobId: string, step: Omit<AgentSt
        select $1, coalesce(max(seq), 0) + 1, $2, $3, $4, $5, $6, $7, $8 from agent_steps where job_id = $1 returning seq`,
       [jobId, step.kind, step.tool ?? null, step.input ?? null, step.summary?.slice(0, 500) ?? null, step.ok, Math.round(step.credits), Math.round(step.tokens)],
     );
-    if (step.credits > 0) await tx.query(`update jobs set credits_used = credits_used + $2, updated_at = now() where id = $1`, [jobId, Math.round(step.credits)]);
+    await tx.query(`update jobs set credits_used = credits_used + $2, updated_at = now() where id = $1`, [jobId, Math.round(step.credits)]);
     return Number(r!.seq);
   });
 }

@@ -109,13 +109,20 @@ describe('agent input', () => {
     const k = (await w.trawl.key({ team })).key;
     const id = '0190a8f0-1111-7000-8000-000000000001';
     await db.query(
-      `insert into jobs (id, team_id, kind, status, options, created_at, expires_at) values ($1, $2, 'agent', 'processing', $3, now() - interval '5 minutes', now() + interval '1 day')`,
+      `insert into jobs (id, team_id, kind, status, options, created_at, updated_at, expires_at) values ($1, $2, 'agent', 'processing', $3, now() - interval '5 minutes', now() - interval '5 minutes', now() + interval '1 day')`,
       [id, team, { model: 'spark-1-pro', mode: 'extract', maxCredits: 10, maxSteps: 20 }],
     );
     const res = await w.trawl.get(`/v2/agent/${id}`, w.trawl.auth(k));
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('failed');
     expect(res.body.error).toContain('lost');
+    // A run that changed moments ago is not asked about (it may be between steps).
+    const fresh = '0190a8f0-1111-7000-8000-000000000004';
+    await db.query(
+      `insert into jobs (id, team_id, kind, status, options, created_at, expires_at) values ($1, $2, 'agent', 'processing', $3, now() - interval '5 minutes', now() + interval '1 day')`,
+      [fresh, team, { model: 'spark-1-pro', mode: 'extract', maxCredits: 10, maxSteps: 20 }],
+    );
+    expect((await w.trawl.get(`/v2/agent/${fresh}`, w.trawl.auth(k))).body.status).toBe('processing');
   });
 
   test('a run the queue failed (JOB_INTERRUPTED: its worker died twice) is failed with that error', async () => {
@@ -123,7 +130,7 @@ describe('agent input', () => {
     const { team } = await w.trawl.key({ credits: 10 });
     const id = '0190a8f0-2222-7000-8000-000000000002';
     await services.db.query(
-      `insert into jobs (id, team_id, kind, status, options, expires_at) values ($1, $2, 'agent', 'processing', $3, now() + interval '1 day')`,
+      `insert into jobs (id, team_id, kind, status, options, updated_at, expires_at) values ($1, $2, 'agent', 'processing', $3, now() - interval '1 minute', now() + interval '1 day')`,
       [id, team, { model: 'spark-1-pro', mode: 'extract', maxCredits: 10, maxSteps: 20 }],
     );
     const interrupted = new TrawlError('JOB_INTERRUPTED', 'The job was interrupted twice: the worker running it stopped.');
@@ -135,7 +142,7 @@ describe('agent input', () => {
     // A run the queue still has (a wait timeout) is left alone.
     const running = '0190a8f0-3333-7000-8000-000000000003';
     await services.db.query(
-      `insert into jobs (id, team_id, kind, status, options, expires_at) values ($1, $2, 'agent', 'processing', '{}', now() + interval '1 day')`,
+      `insert into jobs (id, team_id, kind, status, options, updated_at, expires_at) values ($1, $2, 'agent', 'processing', '{}', now() - interval '1 minute', now() + interval '1 day')`,
       [running, team],
     );
     const busy = { ...services.queue, waitFor: async () => Promise.reject(new TrawlError('GATEWAY_TIMEOUT', 'wait', { details: { reason: 'wait_timeout' } })) };
