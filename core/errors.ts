@@ -21,6 +21,8 @@ export const CODE_TABLE = {
   SCRAPE_ACTIONS_NOT_SUPPORTED: { status: 400, retryable: false, wire: true },
   UNAUTHORIZED: { status: 401, retryable: false, wire: false },
   PAYMENT_REQUIRED: { status: 402, retryable: false, wire: false },
+  /** An agent run stopped at its `maxCredits` (issue 19; shown as the run's `error`). */
+  AGENT_MAX_CREDITS: { status: 402, retryable: false, wire: true },
   FORBIDDEN: { status: 403, retryable: false, wire: false },
   UNSAFE_TARGET: { status: 403, retryable: false, wire: true },
   THREAT_BLOCKED_BLACKLIST: { status: 403, retryable: false, wire: true },
@@ -34,6 +36,8 @@ export const CODE_TABLE = {
   SCRAPE_LOCKDOWN_CACHE_MISS: { status: 404, retryable: false, wire: true },
   SCRAPE_NO_CACHED_DATA: { status: 404, retryable: false, wire: true },
   SCRAPE_TIMEOUT: { status: 408, retryable: true, wire: true },
+  /** An agent run reached its time limit (30 min). */
+  AGENT_TIMEOUT: { status: 408, retryable: false, wire: true },
   MAP_TIMEOUT: { status: 408, retryable: true, wire: true },
   CONCURRENCY_QUEUE_TIMEOUT: { status: 408, retryable: true, wire: true },
   /** An extract (or its lost job) did not end within its `timeout`; reported as its status `error`. */
@@ -44,6 +48,8 @@ export const CODE_TABLE = {
   SCRAPE_CONTENT_TOO_LARGE: { status: 413, retryable: false, wire: true },
   /** A document that cannot be read (damaged, encrypted, a zip bomb): the file's fault, so a 4xx. */
   PARSE_FAILED: { status: 422, retryable: false, wire: true },
+  /** An agent run used its step budget (tool calls allowed by `effort`). */
+  AGENT_MAX_STEPS: { status: 422, retryable: false, wire: true },
   RATE_LIMITED: { status: 429, retryable: true, wire: false },
   UNKNOWN_ERROR: { status: 500, retryable: false, wire: true },
   JOB_INTERRUPTED: { status: 500, retryable: false, wire: false },

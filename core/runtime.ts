@@ -14,6 +14,7 @@ import { startScrapeWorker } from './jobs/scrape.ts';
 import { startCrawlWorker } from './jobs/crawl.ts';
 import { startParseWorker } from './jobs/parse.ts';
 import { startExtractWorker } from './jobs/extract.ts';
+import { startAgentWorker } from './agent/worker.ts';
 import { bootstrapAdminKey } from './auth/keys.ts';
 import { closeLimits } from './limits/index.ts';
 
@@ -32,6 +33,7 @@ export async function startWorkers(services: Services): Promise<void> {
   await startCrawlWorker(services);
   await startParseWorker(services);
   await startExtractWorker(services);
+  await startAgentWorker(services);
 }
 
 /**

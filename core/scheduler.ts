@@ -8,6 +8,7 @@ import { sweepCache } from './cache/store.ts';
 import { sweepRecords } from './interact/records.ts';
 import { reanalyzeStaleRows } from './search/local-index.ts';
 import { sweepExtracts } from './extract/status.ts';
+import { purgeExpiredAgents } from './agent/store.ts';
 
 export interface ScheduledTask {
   name: string;
@@ -31,6 +32,7 @@ export const TASKS: ScheduledTask[] = [
     async run(services) {
       await sweepCache(services.db);
       await sweepRecords(services.db);
+      await purgeExpiredAgents(services.db);
     },
   },
   {

@@ -15,7 +15,7 @@ export interface AuditMetadata {
 export interface ActivityEntry {
   id: string;
   teamId: string;
-  kind: 'scrape' | 'crawl' | 'batch_scrape' | 'map' | 'search' | 'parse';
+  kind: 'scrape' | 'crawl' | 'batch_scrape' | 'map' | 'search' | 'parse' | 'agent';
   status: string;
   /** Dropped (stored null) when `zeroDataRetention` is set. */
   url?: string;

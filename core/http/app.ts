@@ -26,6 +26,7 @@ import { interactRoutes } from './routes/interact.ts';
 import { parseRoutes } from './routes/parse.ts';
 import { supportRoutes } from './routes/support.ts';
 import { extractRoutes } from './routes/extract.ts';
+import { agentRoutes } from './routes/agent.ts';
 import { keepFailure } from '../support/failures.ts';
 import { PARSE_MAX_BODY_BYTES } from './models/parse.ts';
 import { newId } from '../ids.ts';
@@ -84,6 +85,7 @@ export function createApp(services: Services) {
     .use(interactRoutes(services))
     .use(parseRoutes(services))
     .use(extractRoutes(services))
+    .use(agentRoutes(services))
     .use(supportRoutes(services, handle))
     .use(mcpRoutes(services, handle));
   self = app;

@@ -50,6 +50,7 @@ const NOT_FORMATS: Record<string, string[]> = {
   'core/http/models/search.ts': ['images'], // the search source
   'core/search/request.ts': ['images', 'query'], // the search source; the request field
   'core/mcp/schemas.ts': ['query'], // the firecrawl_search tool's argument
+  'core/agent/tools.ts': ['query'], // the search tool's argument `query` (a search query, not the query format)
   'core/search/run.ts': ['images'],
   'core/search/results.ts': ['images'],
   'core/search/local-index.ts': ['images'],

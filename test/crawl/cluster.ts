@@ -66,6 +66,8 @@ export interface Cluster {
   workers: Subprocess[];
   /** SIGKILLs worker `i`. */
   killWorker(i: number): Promise<void>;
+  /** Starts one more worker process (appended to `workers`). */
+  startWorker(): Subprocess;
   /** Path of the log file of all processes. */
   logFile: string;
   stop(): Promise<void>;
@@ -117,6 +119,11 @@ export async function startCluster(workers: number, env: Record<string, string> 
     async killWorker(i) {
       procs[i].kill('SIGKILL');
       await procs[i].exited;
+    },
+    startWorker() {
+      const p = spawn('worker', { PORT: String(freePort()), TRAWL_DATA_DIR: join(dir, `worker-${procs.length}`) });
+      procs.push(p);
+      return p;
     },
     async stop() {
       for (const p of [api, ...procs]) p.kill('SIGTERM');

@@ -52,6 +52,8 @@ export interface FakeChat {
   calls: number;
   /** Most requests the server held at once. */
   maxInFlight: number;
+  /** Requests the server holds now (a hang ends when the client aborts it). */
+  inFlight: number;
   promptTokens: number;
   completionTokens: number;
   /** Queues answers for the next requests. */
@@ -162,6 +164,9 @@ export function startFakeChat(options: FakeChatOptions = {}): FakeChat {
     },
     get maxInFlight() {
       return state.maxInFlight;
+    },
+    get inFlight() {
+      return state.inFlight;
     },
     get promptTokens() {
       return state.promptTokens;

@@ -21,6 +21,7 @@ import privacyActivity from './0013_privacy_activity.sql' with { type: 'text' };
 import privacyThreat from './0014_privacy_threat.sql' with { type: 'text' };
 import queueInterruptions from './0015_queue_interruptions.sql' with { type: 'text' };
 import llm from './0016_llm.sql' with { type: 'text' };
+import agent from './0018_agent.sql' with { type: 'text' };
 import support from './0019_support.sql' with { type: 'text' };
 import pageVersions from './0020_page_versions.sql' with { type: 'text' };
 
@@ -49,6 +50,7 @@ export const migrations: Migration[] = [
   { name: '0014_privacy_threat', sql: privacyThreat },
   { name: '0015_queue_interruptions', sql: queueInterruptions },
   { name: '0016_llm', sql: llm },
+  { name: '0018_agent', sql: agent },
   { name: '0019_support', sql: support },
   { name: '0020_page_versions', sql: pageVersions },
 ];

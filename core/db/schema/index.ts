@@ -14,3 +14,4 @@ export * from './scrape.ts';
 export * from './compat.ts';
 export * from './activity.ts';
 export * from './model-usage.ts';
+export * from './agent.ts';

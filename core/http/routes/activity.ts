@@ -15,7 +15,7 @@ import { decodeCursor, listActivity } from '../../audit/activity.ts';
 
 const ActivityItem = Type.Object({
   id: Type.String(),
-  kind: Type.String({ description: 'scrape, crawl, batch_scrape, map, search or parse' }),
+  kind: Type.String({ description: 'scrape, crawl, batch_scrape, map, search, parse or agent' }),
   status: Type.String(),
   createdAt: Type.String(),
   updatedAt: Type.String(),
