@@ -13,6 +13,7 @@ import { startScheduler } from './scheduler.ts';
 import { startScrapeWorker } from './jobs/scrape.ts';
 import { startCrawlWorker } from './jobs/crawl.ts';
 import { startParseWorker } from './jobs/parse.ts';
+import { startMonitorWorker } from './jobs/monitor.ts';
 import { bootstrapAdminKey } from './auth/keys.ts';
 import { closeLimits } from './limits/index.ts';
 
@@ -30,6 +31,7 @@ async function startWorkers(services: Services): Promise<void> {
   await startScrapeWorker(services);
   await startCrawlWorker(services);
   await startParseWorker(services);
+  await startMonitorWorker(services);
 }
 
 /**

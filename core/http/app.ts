@@ -24,6 +24,8 @@ import { searchRoutes } from './routes/search.ts';
 import { interactRoutes } from './routes/interact.ts';
 import { parseRoutes } from './routes/parse.ts';
 import { supportRoutes } from './routes/support.ts';
+import { monitorRoutes } from './routes/monitor.ts';
+import { clockFor } from '../monitor/clock.ts';
 import { keepFailure } from '../support/failures.ts';
 import { PARSE_MAX_BODY_BYTES } from './models/parse.ts';
 import { newId } from '../ids.ts';
@@ -80,6 +82,7 @@ export function createApp(services: Services) {
     .use(searchRoutes(services))
     .use(interactRoutes(services))
     .use(parseRoutes(services))
+    .use(monitorRoutes(services, clockFor(services.config)))
     .use(supportRoutes(services, handle))
     .use(mcpRoutes(services, handle));
   self = app;
