@@ -12,6 +12,7 @@ import type { Logger } from './log.ts';
 import type { ScrapeOptions } from './scrape/options.ts';
 import type { BlobStore } from './blobs.ts';
 import type { Queryable } from './db/client.ts';
+import type { PageVersionStore } from './page-versions/types.ts';
 
 export type PluginKind = 'format' | 'parser' | 'engine' | 'proxy' | 'search-provider' | 'support' | 'threat-list' | 'llm';
 
@@ -31,6 +32,11 @@ export interface PluginContext {
    * and say so in `warning`.
    */
   model?: LanguageModel;
+  /**
+   * The kept page versions of the job's team (core/page-versions; change tracking); undefined where
+   * no history is at hand (uploads, contract runs without one).
+   */
+  pageVersions?: PageVersionStore;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -378,8 +384,11 @@ export interface FormatPlugin<O = Record<string, unknown>> {
   default?: boolean;
   /** Document fields this format fills (default `[name]`); other keys of `produce`'s answer are dropped. */
   fields?: string[];
-  /** Credits per page on top of the page's own (JSON mode: 4). Default 0. */
-  credits?: number;
+  /**
+   * Credits per page on top of the page's own (JSON mode: 4), or a function of the format's options
+   * when they decide it (a mode that calls the model). Default 0.
+   */
+  credits?: number | ((options: O) => number);
   /**
    * The least default timeout of a request with this format, ms (compat.md §2.2: JSON mode raises a
    * default timeout to at least 60 s); a timeout the caller sets is kept.
@@ -425,6 +434,11 @@ export interface FormatPlugin<O = Record<string, unknown>> {
   stringForm?: boolean;
   /** Formats whose output this one reads; the core computes them first. */
   needs?: string[];
+  /**
+   * Formats the request must name as well (compat.md §2.1: a format that "needs markdown" in the
+   * reference's sense); a 400 names the missing ones otherwise.
+   */
+  withFormats?: string[];
   /** Engine features this format needs (a screenshot needs a browser). */
   requires?: EngineFeature[];
   /**

@@ -27,6 +27,7 @@ export const BUILTIN_PLUGINS: Table = {
     question: () => import('../formats/question.ts'),
     query: () => import('../formats/query.ts'),
     highlights: () => import('../formats/highlights.ts'),
+    changeTracking: () => import('../formats/change-tracking.ts'),
   },
   parser: {
     html: () => import('../parsers/html.ts'),

@@ -11,6 +11,7 @@ import { runScrape, type Document } from '../pipeline/scrape.ts';
 import type { ScrapeOptions } from '../scrape/options.ts';
 import { startScrapeAccounting, type ScrapeAccounting } from '../credits/scrape-accounting.ts';
 import { modelFor } from '../llm/service.ts';
+import { pageVersionStore } from '../page-versions/index.ts';
 import { kickJob } from '../webhooks/deliver.ts';
 import { emptyDiscovery, type Discovery, type QueueItem } from '../store/crawl-urls.ts';
 import { claimUrl, renewLease, type ClaimedUrl } from '../store/crawl-claims.ts';
@@ -128,6 +129,7 @@ async function scrapeAndStore(
     {
       config: services.config, log: account.log, registry: services.registry, blobs: services.blobs, content: services.content,
       model: modelFor(services, { teamId: job.teamId, apiKeyId: job.options.apiKeyId, jobId: claim.jobId }),
+      pageVersions: pageVersionStore(services.db, job.teamId),
     },
     signal,
   );

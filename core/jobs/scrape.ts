@@ -15,6 +15,7 @@ import { indexable } from '../search/visibility.ts';
 import { startScrapeAccounting } from '../credits/scrape-accounting.ts';
 import { keepsNoData } from '../privacy/retention.ts';
 import { modelFor, type ModelBinding } from '../llm/service.ts';
+import { pageVersionStore } from '../page-versions/index.ts';
 
 export const SCRAPE_QUEUE = 'scrape';
 
@@ -73,11 +74,13 @@ export async function handleScrapeJob(services: Services, data: ScrapeJobData, s
 
 /**
  * Pipeline dependencies of a scrape for `teamId`: the scrape cache, the team's named profiles
- * (issue 3) and the model bound to the team, its tokens counted with `usage`'s key and job (issue 18). Crawl and batch pages can use the same.
+ * (issue 3), the model bound to the team, its tokens counted with `usage`'s key and job (issue 18),
+ * and the team's page versions (change tracking, issue 20). Crawl and batch pages can use the same.
  */
 export function scrapeDepsFor(services: Services, teamId: string, log: Logger, usage: Omit<ModelBinding, 'teamId'> = {}): ScrapeDeps {
   return {
     model: modelFor(services, { teamId, ...usage }),
+    pageVersions: pageVersionStore(services.db, teamId),
     config: services.config,
     log,
     registry: services.registry,

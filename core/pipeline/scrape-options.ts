@@ -37,7 +37,7 @@ const SURFACE_NAMES: Record<FormatSurface, string> = {
 
 /**
  * Normalizes `formats` to object form and checks each against its plugin's declarations: known name,
- * string form, options schema, `validate`, `allowedIn` and `exclusive`.
+ * string form, options schema, `validate`, `allowedIn`, `withFormats` and `exclusive`.
  * @param surface where the request came in (a format's `allowedIn` may leave some out)
  * @throws TrawlError BAD_REQUEST naming the rejected format and the supported ones, or the invalid option.
  */
@@ -72,6 +72,10 @@ export function resolveFormats(raw: unknown, plugins: FormatPlugins, surface: Fo
     if (seen.has(spec.type)) throw bad(`Format "${spec.type}" is listed more than once.`);
     seen.add(spec.type);
     out.push(spec);
+  }
+  for (const f of out) {
+    const missing = (plugins.get(f.type)?.withFormats ?? []).filter((name) => !seen.has(name));
+    if (missing.length) throw bad(`Format "${f.type}" needs ${missing.map((m) => `"${m}"`).join(', ')} in formats as well; add ${missing.length > 1 ? 'them' : 'it'}.`);
   }
   const exclusive = out.find((f) => plugins.get(f.type)?.exclusive);
   if (exclusive && out.length > 1) {

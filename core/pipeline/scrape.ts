@@ -10,6 +10,7 @@ import type { Logger } from '../log.ts';
 import type { Registry } from '../registry.ts';
 import type { BlobStore } from '../blobs.ts';
 import type { EngineRequest, EngineResponse, FormatInput, FormatPlugin, LanguageModel, ParsedDocument, PluginContext, ProfileHandle } from '../plugin.ts';
+import type { PageVersionStore } from '../page-versions/types.ts';
 import type { ScrapeOptions } from '../scrape/options.ts';
 import type { Document, ScrapeRequest } from '../scrape/document.ts';
 import { TrawlError } from '../errors.ts';
@@ -42,6 +43,8 @@ export interface ScrapeDeps {
   content?: ContentThreads;
   /** The language model bound to the job's team (core/llm/service.ts `modelFor`); becomes `ctx.model`. */
   model?: LanguageModel;
+  /** The kept page versions of the job's team (core/page-versions); becomes `ctx.pageVersions`. */
+  pageVersions?: PageVersionStore;
 }
 
 /** A profile lock outlives the scrape's timeout by this much, ms (a crashed worker frees it then). */
@@ -233,7 +236,7 @@ export interface RunContext {
  * Starts the clock of one scrape or parse: the deadline is `options.timeout` ms from now.
  * @param what names the work in the timeout message (default `Scrape of <sourceURL>`)
  */
-export function runContext(req: ScrapeRequest, deps: Pick<ScrapeDeps, 'config' | 'log' | 'blobs' | 'model'>, signal?: AbortSignal, what = `Scrape of ${req.sourceURL}`): RunContext {
+export function runContext(req: ScrapeRequest, deps: Pick<ScrapeDeps, 'config' | 'log' | 'blobs' | 'model' | 'pageVersions'>, signal?: AbortSignal, what = `Scrape of ${req.sourceURL}`): RunContext {
   const started = Date.now();
   const timeout = deadline(req.options.timeout, signal, `${what} timed out`);
   const ctx: PluginContext = {
@@ -244,6 +247,7 @@ export function runContext(req: ScrapeRequest, deps: Pick<ScrapeDeps, 'config' |
     signal: timeout.signal,
     // Main thread only: content threads build pure formats, which never use the model.
     ...(deps.model ? { model: deps.model } : {}),
+    ...(deps.pageVersions ? { pageVersions: deps.pageVersions } : {}),
   };
   const failure = () =>
     signal?.aborted

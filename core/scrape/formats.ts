@@ -17,7 +17,14 @@ export function defaultFormats(plugins: FormatPlugins): string[] {
 /** Credits per page the requested formats add on top of the page's own (their `credits`). */
 export function formatCredits(formats: readonly FormatSpec[], plugins: FormatPlugins): number {
   let sum = 0;
-  for (const f of formats) sum += plugins.get(f.type)?.credits ?? 0;
+  for (const f of formats) {
+    const credits = plugins.get(f.type)?.credits ?? 0;
+    if (typeof credits === 'number') sum += credits;
+    else {
+      const { type: _type, ...options } = f;
+      sum += credits(options);
+    }
+  }
   return sum;
 }
 

@@ -53,7 +53,7 @@ const NOT_FORMATS: Record<string, string[]> = {
   'core/search/results.ts': ['images'],
   'core/search/local-index.ts': ['images'],
   'core/http/models/parse.ts': ['markdown'], // an example in an error message
-  'core/http/v1-translate.ts': ['screenshot', 'json'], // v1 wire syntax `screenshot@fullPage`, `json` + `jsonOptions` (compat.md §19)
+  'core/http/v1-translate.ts': ['screenshot', 'json', 'changeTracking'], // v1 wire syntax `screenshot@fullPage`, `json` + `jsonOptions`, `changeTracking` + `changeTrackingOptions` (compat.md §19)
   'core/http/routes/v1.ts': ['json'], // a content type
   'core/llm/structured.ts': ['json'], // the model output kind (ModelOutputFormat)
   'core/llm/service.ts': ['json'], // the LanguageModel method json()

@@ -22,6 +22,7 @@ import privacyThreat from './0014_privacy_threat.sql' with { type: 'text' };
 import queueInterruptions from './0015_queue_interruptions.sql' with { type: 'text' };
 import llm from './0016_llm.sql' with { type: 'text' };
 import support from './0019_support.sql' with { type: 'text' };
+import pageVersions from './0020_page_versions.sql' with { type: 'text' };
 import monitors from './0021_monitors.sql' with { type: 'text' };
 
 export interface Migration {
@@ -50,5 +51,6 @@ export const migrations: Migration[] = [
   { name: '0015_queue_interruptions', sql: queueInterruptions },
   { name: '0016_llm', sql: llm },
   { name: '0019_support', sql: support },
+  { name: '0020_page_versions', sql: pageVersions },
   { name: '0021_monitors', sql: monitors },
 ];

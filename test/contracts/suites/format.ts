@@ -8,6 +8,7 @@
 import { describe, expect, test } from 'bun:test';
 import { Kind } from '@sinclair/typebox';
 import { ALL_FORMAT_SURFACES, type EngineResponse, type LanguageModel, type FormatPlugin, type FormatSurface } from '../../../core/plugin.ts';
+import type { PageVersionStore } from '../../../core/page-versions/types.ts';
 import { BUILTIN_PLUGINS, Registry } from '../../../core/registry.ts';
 import { resolveScrapeOptions } from '../../../core/pipeline/scrape-options.ts';
 import { buildDocument, formatPlugins, runContext, type Document } from '../../../core/pipeline/scrape.ts';
@@ -35,6 +36,10 @@ export interface FormatCase {
   config?: Record<string, string>;
   /** A language model in the plugin context (test/model-formats/scripted-model.ts); none by default. */
   model?: LanguageModel;
+  /** The target's status code (default 200). */
+  statusCode?: number;
+  /** The team's page versions in the plugin context (change tracking); none by default. */
+  pageVersions?: PageVersionStore;
   /** Where the request comes in (default scrape). */
   surface?: FormatSurface;
   /** The request must be refused with 400; the message must match. */
@@ -61,10 +66,12 @@ export function testFormat(plugin: FormatPlugin<any>, cases: FormatCase[]): void
       expect(plugin.kind).toBe('format');
       expect(plugin.name).toMatch(/^[a-z][A-Za-z0-9]*$/);
       for (const f of plugin.fields ?? [plugin.name]) expect(f).not.toBe('metadata');
-      if (plugin.credits !== undefined) expect(Number.isInteger(plugin.credits) && plugin.credits >= 0).toBe(true);
+      if (typeof plugin.credits === 'number') expect(Number.isInteger(plugin.credits) && plugin.credits >= 0).toBe(true);
+      else if (plugin.credits !== undefined) expect(typeof plugin.credits).toBe('function');
       for (const s of plugin.allowedIn ?? []) expect(ALL_FORMAT_SURFACES).toContain(s);
       if (plugin.options) expect(plugin.options[Kind]).toBe('Object');
       for (const n of plugin.needs ?? []) expect((await formatPlugins(registry)).has(n)).toBe(true);
+      for (const n of plugin.withFormats ?? []) expect((await formatPlugins(registry)).has(n)).toBe(true);
       if (plugin.capture) {
         const capture = plugin.capture({});
         const feature = capture.kind === 'screenshot' ? 'screenshot' : 'js';
@@ -96,7 +103,7 @@ export function testFormat(plugin: FormatPlugin<any>, cases: FormatCase[]): void
         const bytes = c.bytes ?? new TextEncoder().encode(c.page ?? '');
         const contentType = c.contentType ?? 'text/html';
         const response: EngineResponse = {
-          url, statusCode: 200, headers: { 'content-type': contentType }, contentType, body: bytes,
+          url, statusCode: c.statusCode ?? 200, headers: { 'content-type': contentType }, contentType, body: bytes,
           text: contentType === 'text/html' ? (c.page ?? new TextDecoder().decode(bytes)) : undefined,
           engine: 'fetch', captures: c.capture !== undefined ? { [plugin.name]: c.capture } : undefined,
         };
@@ -105,6 +112,7 @@ export function testFormat(plugin: FormatPlugin<any>, cases: FormatCase[]): void
         const ctx = contractContext(30_000, config);
         const run = runContext(req, { config, log: ctx.log, blobs: ctx.blobs });
         if (c.model) run.ctx.model = c.model;
+        if (c.pageVersions) run.ctx.pageVersions = c.pageVersions;
         try {
           const doc = await buildDocument(response, req, { registry }, run);
           const shown = [...options.formats.map((f) => plugins.get(f.type)!), ...[...plugins.values()].filter((p) => p.unparsed === 'fallback')];
