@@ -13,7 +13,8 @@ import { recordEvent } from '../webhooks/outbox.ts';
 import { resolveWebhook } from '../webhooks/spec.ts';
 import { kickJob } from '../webhooks/deliver.ts';
 import { webhookDeps } from '../crawl/webhook-deps.ts';
-import type { ResolvedTarget } from './targets.ts';
+import { recordPageGone } from '../page-versions/index.ts';
+import { changeTagOf, type ResolvedTarget } from './targets.ts';
 import { checkView, pageView, type CheckRow, type CheckStatus, type CheckSummary, type MonitorRow, type PageRow, type PageStatus, type TargetResult } from './store.ts';
 
 type NewPage = Omit<PageRow, 'created_at'>;
@@ -94,10 +95,18 @@ async function collectPages(services: Services, m: MonitorRow, check: CheckRow, 
       add({ target_id: t.id, url: f.source_url, status: 'error', previous_scrape_id: before.get(key)?.current_scrape_id ?? null, current_scrape_id: null, status_code: null, error: `${f.error_code ?? 'ERROR'}: ${f.error ?? ''}`.slice(0, 2000), diff: null, snapshot: null, metadata: null });
     }
   }
-  const checked = new Set(targets.map((t) => t.id));
+  // Pages the previous check had that no job returned now (a crawl no longer links them): gone from
+  // the page history too (hidden: known only from history), so a later return is `new` again.
+  const byId = new Map(targets.map((t) => [t.id, t]));
   for (const p of previous) {
-    if (!checked.has(p.target_id) || seen.has(`${p.target_id} ${p.url}`) || p.status === 'removed' || p.status === 'error') continue;
-    add({ target_id: p.target_id, url: p.url, status: 'removed', previous_scrape_id: p.current_scrape_id, current_scrape_id: null, status_code: null, error: null, diff: null, snapshot: null, metadata: null });
+    const t = byId.get(p.target_id);
+    if (!t || seen.has(`${p.target_id} ${p.url}`) || p.status === 'removed' || p.status === 'error') continue;
+    const tag = changeTagOf(t);
+    const ct = tag === undefined ? undefined : await recordPageGone(services.db, { teamId: m.team_id, url: p.url, tag, visibility: 'hidden', zeroDataRetention: t.scrape.zeroDataRetention });
+    add({
+      target_id: p.target_id, url: p.url, status: 'removed', previous_scrape_id: p.current_scrape_id, current_scrape_id: null, status_code: null, error: null, diff: null, snapshot: null,
+      metadata: ct ? { changeTracking: ct } : null,
+    });
   }
   return pages;
 }

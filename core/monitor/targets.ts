@@ -34,11 +34,21 @@ function trackedScrapeOptions(raw: unknown, monitorId: string, plugins: FormatPl
   const formats = [...((options.formats as unknown[] | undefined) ?? ['markdown'])];
   const i = formats.findIndex((f) => f === CHANGE_FORMAT || (typeof f === 'object' && f !== null && (f as { type?: unknown }).type === CHANGE_FORMAT));
   const given = i >= 0 && typeof formats[i] === 'object' ? (formats[i] as Record<string, unknown>) : {};
-  const spec = { ...given, type: CHANGE_FORMAT, tag: given.tag ?? `monitor:${monitorId}` };
+  // A monitor's own tracking shows the git diff of changed pages; a target's own spec is kept as sent.
+  const spec = i >= 0 ? { ...given, type: CHANGE_FORMAT, tag: given.tag ?? monitorTag(monitorId) } : { type: CHANGE_FORMAT, modes: ['git-diff'], tag: monitorTag(monitorId) };
   if (i >= 0) formats[i] = spec;
   else formats.push(spec);
   if (!formats.some((f) => f === 'markdown' || (f as { type?: unknown })?.type === 'markdown')) formats.push('markdown');
   return wrap(() => resolveScrapeOptions({ ...options, formats }, plugins, surface), where);
+}
+
+/** The page history a monitor's checks use unless a target names its own tag. */
+export const monitorTag = (monitorId: string) => `monitor:${monitorId}`;
+
+/** The change tracking history (`tag`) of a target's pages: undefined when it tracks no changes. */
+export function changeTagOf(t: ResolvedTarget): string | null | undefined {
+  const spec = t.scrape.formats.find((f) => f.type === CHANGE_FORMAT) as { tag?: string | null } | undefined;
+  return spec ? (spec.tag ?? null) : undefined;
 }
 
 /** Runs `fn`, prefixing a BAD_REQUEST message with where in the body it applies. */

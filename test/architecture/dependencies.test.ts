@@ -55,6 +55,7 @@ const NOT_FORMATS: Record<string, string[]> = {
   'core/http/models/parse.ts': ['markdown'], // an example in an error message
   'core/http/v1-translate.ts': ['screenshot', 'json', 'changeTracking'], // v1 wire syntax `screenshot@fullPage`, `json` + `jsonOptions`, `changeTracking` + `changeTrackingOptions` (compat.md §19)
   'core/http/routes/v1.ts': ['json'], // a content type
+  'core/monitor/targets.ts': ['changeTracking', 'markdown'], // monitors ask every page for change tracking, which needs markdown (issue 20 scope 2)
   'core/llm/structured.ts': ['json'], // the model output kind (ModelOutputFormat)
   'core/llm/service.ts': ['json'], // the LanguageModel method json()
   'core/http/routes/search-research.ts': ['query'], // a URL query parameter
