@@ -43,7 +43,7 @@ export async function holdsLease(tx: Queryable, name: string, holder: string, to
   return rows.length > 0;
 }
 
-/** Gives the lease up (clean shutdown), so another process takes over at once. */
+/** Gives the lease up (clean shutdown), so another process takes over at once (with the next token). */
 export async function releaseLease(db: Queryable, name: string, holder: string): Promise<void> {
-  await db.query('delete from scheduler_leases where name = $1 and holder = $2', [name, holder]);
+  await db.query(`update scheduler_leases set lease_until = now() - interval '1 second' where name = $1 and holder = $2`, [name, holder]);
 }

@@ -53,7 +53,7 @@ export async function schedulerTick(services: Services, clock: Clock, holder: st
       await enqueueCheck(services, c.id);
       out.queued++;
     }
-    if (checks.due < BATCH) break;
+    if (checks.due === 0) break; // caught up (missed slots are claimed one per round)
   }
   const stale = await services.db.query<{ id: string }>(
     `select id from monitor_checks where status = 'queued' and created_at < now() - ($1::int * interval '1 millisecond') limit 500`,
