@@ -30,7 +30,7 @@ const bad = (message: string) => new TrawlError('BAD_REQUEST', message);
 /** `scrapeOptions` with the change tracking format added (tag `monitor:<id>` unless the target set one). */
 function trackedScrapeOptions(raw: unknown, monitorId: string, plugins: FormatPlugins, surface: 'batch' | 'crawl', where: string): ScrapeOptions {
   const options = { ...((raw ?? {}) as Record<string, any>) };
-  if (!plugins.has(CHANGE_FORMAT)) return wrap(() => resolveScrapeOptions(options, plugins, surface), where);
+  if (!plugins.has(CHANGE_FORMAT)) return noZdr(wrap(() => resolveScrapeOptions(options, plugins, surface), where), where);
   const formats = [...((options.formats as unknown[] | undefined) ?? ['markdown'])];
   const i = formats.findIndex((f) => f === CHANGE_FORMAT || (typeof f === 'object' && f !== null && (f as { type?: unknown }).type === CHANGE_FORMAT));
   const given = i >= 0 && typeof formats[i] === 'object' ? (formats[i] as Record<string, unknown>) : {};
@@ -39,7 +39,7 @@ function trackedScrapeOptions(raw: unknown, monitorId: string, plugins: FormatPl
   if (i >= 0) formats[i] = spec;
   else formats.push(spec);
   if (!formats.some((f) => f === 'markdown' || (f as { type?: unknown })?.type === 'markdown')) formats.push('markdown');
-  return wrap(() => resolveScrapeOptions({ ...options, formats }, plugins, surface), where);
+  return noZdr(wrap(() => resolveScrapeOptions({ ...options, formats }, plugins, surface), where), where);
 }
 
 /** The page history a monitor's checks use unless a target names its own tag. */
@@ -49,6 +49,15 @@ export const monitorTag = (monitorId: string) => `monitor:${monitorId}`;
 export function changeTagOf(t: ResolvedTarget): string | null | undefined {
   const spec = t.scrape.formats.find((f) => f.type === CHANGE_FORMAT) as { tag?: string | null } | undefined;
   return spec ? (spec.tag ?? null) : undefined;
+}
+
+/**
+ * A target's resolved scrape options, refusing zero data retention: a check compares each page with
+ * the version the previous check kept, which zero data retention forbids keeping.
+ */
+function noZdr(options: ScrapeOptions, where: string): ScrapeOptions {
+  if (options.zeroDataRetention) throw bad(`${where}.zeroDataRetention: monitors keep each page's last version to compare the next check with, which zero data retention forbids; remove it`);
+  return options;
 }
 
 /** Runs `fn`, prefixing a BAD_REQUEST message with where in the body it applies. */

@@ -164,6 +164,24 @@ describe('crawl target', () => {
   });
 });
 
+describe('search target', () => {
+  test('the result URLs of each query are scraped with change tracking (local index)', async () => {
+    // A plain scrape puts the page in this team's local search index (monitor pages are not indexed:
+    // change tracking is never cached, so never indexed).
+    expect((await trawl.post('/v2/scrape', { url: site.url('/a') }, trawl.auth(key.key))).status).toBe(200);
+    const m = await fc.createMonitor({ name: 'search', schedule: NEVER, targets: [{ type: 'search', queries: ['Page a'], maxResults: 3 }] });
+    const first = await runAndWait(m.id);
+    expect(first.status).toBe('completed');
+    const result = first.targetResults![0] as { type: string; searchCompleted?: boolean; resultCount?: number };
+    expect(result).toMatchObject({ type: 'search', searchCompleted: true });
+    expect(result.resultCount).toBeGreaterThan(0);
+    expect(first.pages.map((p) => new URL(p.url).pathname)).toContain('/a');
+    expect(first.pages.every((p) => p.status === 'new')).toBe(true);
+    const second = await runAndWait(m.id);
+    expect(second.pages.find((p) => new URL(p.url).pathname === '/a')?.status).toBe('same');
+  });
+});
+
 describe('bad input: clear 4xx, never 500', () => {
   const body = (over: Record<string, unknown>) => ({ name: 'm', schedule: NEVER, targets: [{ type: 'scrape', urls: [site.url('/a')] }], ...over });
   const post = (b: unknown, k = key.key) => trawl.post('/v2/monitor', b, trawl.auth(k));
@@ -186,6 +204,10 @@ describe('bad input: clear 4xx, never 500', () => {
       [{ name: '' }, /name/],
       [{ judgeEnabled: true }, /judgeEnabled/],
       [{ webhook: 'ftp://x' }, /webhook/],
+      [{ targets: [{ type: 'scrape', urls: [site.url('/a')], scrapeOptions: { zeroDataRetention: true } }] }, /zero data retention/],
+      [{ targets: [{ type: 'crawl', url: site.url('/'), crawlOptions: { prompt: 'docs only' } }] }, /prompt is not supported/],
+      [{ targets: [{ type: 'search', queries: ['x'], searchWindow: '2y' }] }, /searchWindow/],
+      [{ targets: [{ type: 'scrape', urls: [site.url('/a')], id: 'x' }, { type: 'scrape', urls: [site.url('/b')], id: 'x' }] }, /used twice/],
     ];
     for (const [over, message] of cases) {
       const res = await post(body(over));

@@ -17,6 +17,7 @@ import { acquireLease, releaseLease } from '../../core/monitor/leader.ts';
 import { LEADER_LEASE, schedulerTick } from '../../core/monitor/tick.ts';
 import { createTeam } from '../../core/auth/keys.ts';
 import { claimCheck } from '../../core/monitor/checks.ts';
+import { expireChecks } from '../../core/monitor/store.ts';
 
 const T0 = Date.parse('2026-03-01T10:00:30Z');
 const MIN = 60_000;
@@ -97,6 +98,20 @@ forEachDatabase((kind) => {
     const got = await Promise.all(Array.from({ length: 8 }, () => db.transaction((tx) => claimCheck(tx, monitor, { trigger: 'scheduled', at }))));
     expect(got.filter(Boolean).length).toBe(1);
     expect((await checksOf(db, monitor)).length).toBe(1);
+  }, 60_000);
+
+  test('housekeeping deletes finished checks older than retentionDays, with their pages', async () => {
+    const { db, monitor } = await setup(kind);
+    await db.query('update monitors set retention_days = 2 where id = $1', [monitor]);
+    const add = (id: string, status: string, ageDays: number) =>
+      db.query(`insert into monitor_checks (id, monitor_id, team_id, status, trigger, created_at) select $1, id, team_id, $2, 'manual', now() - ($3::int * interval '1 day') from monitors where id = $4`, [id, status, ageDays, monitor]);
+    await add('old', 'completed', 3);
+    await add('old-running', 'running', 3);
+    await add('young', 'completed', 1);
+    await db.query(`insert into monitor_pages (check_id, ordinal, id, target_id, url, status) values ('old', 0, 'p', 't', 'http://x/', 'new')`);
+    expect(await expireChecks(db)).toBe(1);
+    expect((await db.query<{ id: string }>('select id from monitor_checks order by id')).map((r) => r.id)).toEqual(['old-running', 'young']);
+    expect((await db.query('select 1 from monitor_pages')).length).toBe(0);
   }, 60_000);
 
   test('missed slots are caught up one by one; a team without credits gets skipped_no_credits', async () => {
