@@ -57,7 +57,7 @@ for (const label of ['new', 'same', 'changed']) {
   const clientMs = Math.round(performance.now() - t0);
   const after = await tableCounts();
   const rows = Object.fromEntries(Object.entries(after).map(([t, n]) => [t, n - (before[t] ?? 0)]).filter(([, d]) => d !== 0));
-  const total = Object.values(rows).reduce((a, b) => a + (b as number), 0);
+  const total = (Object.values(rows) as number[]).reduce((a, b) => a + b, 0);
   const checkMs = new Date(check.finishedAt).getTime() - new Date(check.createdAt).getTime();
   results.push({ label, status: check.status, summary: check.summary, checkMs, clientMs, rowsAdded: total, rowsByTable: rows });
   console.log(`${label.padEnd(8)} ${check.status} ${JSON.stringify(check.summary)} check ${checkMs} ms, client ${clientMs} ms, +${total} rows ${JSON.stringify(rows)}`);

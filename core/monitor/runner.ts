@@ -21,6 +21,8 @@ import { finishCheck } from './pages.ts';
 
 /** How often a running check looks at its jobs, ms. */
 const POLL_MS = 250;
+/** How often a running check shows it is alive (`updated_at`; core/monitor/tick.ts fails silent ones), in polls. */
+const HEARTBEAT_POLLS = 20;
 
 /** A UUID-shaped id that is the same for the same check and target (idempotent job creation). */
 export function childJobId(checkId: string, targetId: string): string {
@@ -90,8 +92,9 @@ async function startTarget(services: Services, m: MonitorRow, check: CheckRow, t
 
 /** Waits until none of `jobIds` is still scraping. @returns false when the check row is gone (monitor deleted) */
 async function waitForJobs(services: Services, checkId: string, jobIds: string[], signal: AbortSignal): Promise<boolean> {
-  for (;;) {
+  for (let poll = 1; ; poll++) {
     if (signal.aborted) throw signal.reason ?? new TrawlError('SCRAPE_JOB_CANCELLED', 'The check was interrupted');
+    if (poll % HEARTBEAT_POLLS === 0) await services.db.query(`update monitor_checks set updated_at = now() where id = $1 and status = 'running'`, [checkId]);
     const [row] = await services.db.query<{ live: number; check: number }>(
       `select (select count(*) from jobs where id = any($1::text[]) and status = 'scraping') as live,
               (select count(*) from monitor_checks where id = $2) as "check"`,

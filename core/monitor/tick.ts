@@ -2,7 +2,10 @@
  * The leader's tick (issue 20 scope 3): claim every due scheduled check in transactions that first
  * re-check the leader lease (fencing), then queue the claimed checks. A leader killed between the
  * commit and the queueing leaves `queued` checks behind; every tick re-queues queued checks older than
- * a few seconds (queueing is keyed by check id, so a check is never queued twice).
+ * a few seconds (queueing is keyed by check id, so a check is never queued twice). A running check
+ * shows it is alive every few seconds (core/monitor/runner.ts); one silent for `STALLED_AFTER_MS` (its
+ * worker died and the queue gave the job up) is failed, so its monitor's next slot runs instead of
+ * being skipped as an overlap forever.
  */
 import type { Services } from '../services.ts';
 import type { Clock } from './clock.ts';
@@ -16,6 +19,8 @@ const BATCH = 50;
 const ROUNDS = 20;
 /** A queued check older than this without running is queued again, ms. */
 const REQUEUE_AFTER_MS = 5_000;
+/** A running check silent this long is failed, ms. */
+export const STALLED_AFTER_MS = 300_000;
 
 export interface TickResult {
   /** False when the lease was lost before the tick could claim. */
@@ -60,5 +65,12 @@ export async function schedulerTick(services: Services, clock: Clock, holder: st
     [REQUEUE_AFTER_MS],
   );
   for (const s of stale) await enqueueCheck(services, s.id);
+  await services.db.query(
+    `with failed as (
+       update monitor_checks set status = 'failed', finished_at = now(), updated_at = now(), error = 'The worker running this check stopped'
+       where status = 'running' and updated_at < now() - ($1::int * interval '1 millisecond') returning id, monitor_id)
+     update monitors m set current_check_id = null from failed f where m.id = f.monitor_id and m.current_check_id = f.id`,
+    [STALLED_AFTER_MS],
+  );
   return out;
 }

@@ -114,6 +114,19 @@ forEachDatabase((kind) => {
     expect((await db.query('select 1 from monitor_pages')).length).toBe(0);
   }, 60_000);
 
+  test('a running check whose worker went silent is failed, and the next slot runs instead of overlapping', async () => {
+    const { db, services, monitor } = await setup(kind);
+    await db.query(`insert into monitor_checks (id, monitor_id, team_id, status, trigger, updated_at) select 'stuck', id, team_id, 'running', 'manual', now() - interval '10 minutes' from monitors where id = $1`, [monitor]);
+    await db.query(`insert into monitor_checks (id, monitor_id, team_id, status, trigger) select 'alive', id, team_id, 'running', 'manual' from monitors where id = $1`, [monitor]);
+    await db.query(`update monitors set current_check_id = 'stuck' where id = $1`, [monitor]);
+    const token = await acquireLease(db, LEADER_LEASE, 'a', 60_000);
+    await schedulerTick(services, manualClock(T0), 'a', token!); // nothing due yet: only the sweep
+    const rows = await db.query<{ id: string; status: string; error: string | null }>(`select id, status, error from monitor_checks order by id`);
+    expect(rows).toEqual([{ id: 'alive', status: 'running', error: null }, { id: 'stuck', status: 'failed', error: 'The worker running this check stopped' }]);
+    await schedulerTick(services, manualClock(T0 + MIN), 'a', token!);
+    expect((await checksOf(db, monitor)).filter((c) => c.scheduled_for).map((c) => c.status)).toEqual(['queued']);
+  }, 60_000);
+
   test('missed slots are caught up one by one; a team without credits gets skipped_no_credits', async () => {
     const { db, services, monitor } = await setup(kind, 0);
     const token = await acquireLease(db, LEADER_LEASE, 'a', 60_000);
