@@ -419,8 +419,12 @@ export interface FormatPlugin<O = Record<string, unknown>> {
    * never rewritten).
    */
   content?: FormatContent;
-  /** What the crawl reads from this format: `page-links` means its output is the page's links (string[]). */
-  role?: 'page-links';
+  /**
+   * What other features read from this format: `page-links` means its output is the page's links
+   * (string[]), which the crawl follows; `page-changes` means its output is the page's change
+   * tracking (core/page-versions `ChangeTracking`), which monitors read and request by this format's name.
+   */
+  role?: 'page-links' | 'page-changes';
   /** What the format needs taken from the live page by the engine (see `EngineCapture`). */
   capture?(options: O): EngineCapture;
   /**

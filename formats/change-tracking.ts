@@ -60,10 +60,11 @@ function validate(options: Options): void {
 }
 
 /** The json format's answer for the tracking's schema/prompt, and its warning renamed for this format. */
-async function jsonAnswer(input: FormatInput, options: Options, ctx: PluginContext): Promise<{ value: unknown; warning?: string }> {
+async function jsonAnswer(input: FormatInput, options: Options, ctx: PluginContext): Promise<{ value: unknown; warning?: string; modelUsed: boolean }> {
   const out = await jsonFormat.produce(input, { schema: options.schema, prompt: options.prompt }, ctx);
   const warning = typeof out.warning === 'string' ? out.warning.replace(/^\[json\]/, '[changeTracking json mode]') : undefined;
-  return { value: out.json ?? null, warning };
+  const modelUsed = (out.metadata as { modelUsed?: unknown } | undefined)?.modelUsed === true;
+  return { value: out.json ?? null, warning, modelUsed };
 }
 
 /** The page's markdown as compared and kept: redacted first when the request redacts PII (nothing unredacted is kept). */
@@ -82,6 +83,7 @@ export default defineFormat<Options>({
   withFormats: ['markdown'],
   allowedIn: ['scrape', 'batch', 'crawl', 'v1'],
   cacheable: false,
+  role: 'page-changes',
   validate,
   async produce(input, options, ctx) {
     const modes = new Set(options.modes ?? []);
@@ -91,15 +93,18 @@ export default defineFormat<Options>({
     const warnings: string[] = [];
     const markdown = gone ? null : comparedMarkdown(input);
     let json: unknown = null;
+    // docs/model-formats.md: `metadata.modelUsed` says which way a model format answered.
+    let metadata: Record<string, unknown> | undefined;
     if (modes.has('json') && !gone) {
       const answer = await jsonAnswer(input, options, ctx);
       json = answer.value;
+      metadata = { modelUsed: answer.modelUsed };
       if (answer.warning) warnings.push(answer.warning);
     }
     const store = ctx.pageVersions;
     if (!store) {
       warnings.push('[changeTracking] No page history is available here: the page is reported as new and nothing is kept.');
-      return { changeTracking: { previousScrapeAt: null, changeStatus: 'new', visibility: 'visible' } satisfies ChangeTracking, warning: warnings.join(' ') };
+      return { changeTracking: { previousScrapeAt: null, changeStatus: 'new', visibility: 'visible' } satisfies ChangeTracking, ...(metadata ? { metadata } : {}), warning: warnings.join(' ') };
     }
     const url = input.sourceURL;
     const previous = await store.latest(url, tag);
@@ -123,6 +128,6 @@ export default defineFormat<Options>({
     } else {
       await store.keep(url, tag, { scrapedAt: new Date(), gone, markdown, json: modes.has('json') ? json : null });
     }
-    return warnings.length ? { changeTracking: tracking, warning: warnings.join(' ') } : { changeTracking: tracking };
+    return { changeTracking: tracking, ...(metadata ? { metadata } : {}), ...(warnings.length ? { warning: warnings.join(' ') } : {}) };
   },
 });

@@ -75,3 +75,11 @@ export function fieldContents(plugins: FormatPlugins): ReadonlyMap<string, Forma
 export function pageLinksFormat(plugins: FormatPlugins): FormatPlugin | undefined {
   return [...plugins.values()].find((p) => p.role === 'page-links');
 }
+
+/**
+ * The format whose output is the page's change tracking (`role: 'page-changes'`): monitors request it
+ * by its name (`{ type: name, tag }`) and read `doc[name]` (core/page-versions `ChangeTracking`).
+ */
+export function pageChangesFormat(plugins: FormatPlugins): FormatPlugin | undefined {
+  return [...plugins.values()].find((p) => p.role === 'page-changes');
+}

@@ -7,6 +7,9 @@ import { expect } from 'bun:test';
 import plugin from '../../../formats/change-tracking.ts';
 import { testFormat } from '../suites/format.ts';
 import type { PageVersion, PageVersionStore } from '../../../core/page-versions/types.ts';
+import { pageChangesFormat } from '../../../core/scrape/formats.ts';
+import { formatPlugins } from '../../../core/pipeline/scrape.ts';
+import { Registry } from '../../../core/registry.ts';
 
 /** A page history in memory, keyed like the database one (tag + URL). */
 function memoryVersions(): PageVersionStore & { size(): number } {
@@ -94,6 +97,7 @@ testFormat(plugin, [
       expect(tracking(doc).changeStatus).toBe('changed');
       expect(tracking(doc).json).toEqual({ price: { previous: '14', current: '15' } });
       expect(doc.warning).toMatch(/\[changeTracking json mode\] No language model is configured/);
+      expect((doc.metadata as Record<string, unknown>).modelUsed).toBe(false);
     },
   },
   {
@@ -102,8 +106,40 @@ testFormat(plugin, [
     expect: (doc) => {
       expect(tracking(doc).changeStatus).toBe('new');
       expect(doc.warning).toMatch(/Zero data retention/);
-      expect(versions.size()).toBe(3); // default, weekly and json histories of /lamp only
+      expect(versions.size()).toBe(3); // default, weekly and json histories of /lamp only (before the cases below)
     },
+  },
+  {
+    name: 'a 503 answer is compared but not kept: the version before stays',
+    page: '<html><body><h1>Service unavailable</h1></body></html>', statusCode: 503, url: 'http://127.0.0.1:9/flaky', with: ['markdown'], pageVersions: versions,
+    expect: async (doc) => {
+      expect(tracking(doc).changeStatus).toBe('new');
+      expect(doc.warning).toMatch(/answered 503: this answer was not kept/);
+      expect(await versions.latest('http://127.0.0.1:9/flaky', null)).toBeUndefined();
+    },
+  },
+  {
+    name: 'redactPII: the kept markdown is the redacted one',
+    page: '<main><h1>Contact</h1><p>Write to jane.doe@example.org for a quote on lamps.</p></main>', url: 'http://127.0.0.1:9/contact', with: ['markdown'], pageVersions: versions, scrape: { redactPII: true },
+    expect: async () => {
+      // (the document itself is redacted after the formats, by the scrape pipeline)
+      const kept = await versions.latest('http://127.0.0.1:9/contact', null);
+      expect(kept!.markdown).toContain('<EMAIL>');
+      expect(kept!.markdown).not.toContain('jane.doe@example.org');
+    },
+  },
+  {
+    name: 'no page history in the context: new, with a warning',
+    page: page('1'), with: ['markdown'],
+    expect: (doc) => {
+      expect(tracking(doc)).toEqual({ previousScrapeAt: null, changeStatus: 'new', visibility: 'visible' });
+      expect(doc.warning).toMatch(/No page history is available here/);
+    },
+  },
+  {
+    name: 'monitors find it by its role (page-changes)',
+    page: page('1'), with: ['markdown'],
+    expect: async () => expect(pageChangesFormat(await formatPlugins(new Registry()))).toBe(plugin),
   },
   { name: 'without markdown in formats: 400', options: {}, invalid: /needs "markdown" in formats/ },
   { name: 'an unknown mode: 400', with: ['markdown'], options: { modes: ['word-diff'] }, invalid: /Invalid options for format "changeTracking"/ },
