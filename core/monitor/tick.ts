@@ -65,12 +65,19 @@ export async function schedulerTick(services: Services, clock: Clock, holder: st
     [REQUEUE_AFTER_MS],
   );
   for (const s of stale) await enqueueCheck(services, s.id);
-  await services.db.query(
-    `with failed as (
-       update monitor_checks set status = 'failed', finished_at = now(), updated_at = now(), error = 'The worker running this check stopped'
-       where status = 'running' and updated_at < now() - ($1::int * interval '1 millisecond') returning id, monitor_id)
-     update monitors m set current_check_id = null from failed f where m.id = f.monitor_id and m.current_check_id = f.id`,
+  // Read first: the update (a write lock on the table) only when a check has gone silent.
+  const silent = await services.db.query<{ id: string }>(
+    `select id from monitor_checks where status = 'running' and updated_at < now() - ($1::int * interval '1 millisecond') limit 500`,
     [STALLED_AFTER_MS],
   );
+  if (silent.length > 0) {
+    await services.db.query(
+      `with failed as (
+         update monitor_checks set status = 'failed', finished_at = now(), updated_at = now(), error = 'The worker running this check stopped'
+         where id = any($1::text[]) and status = 'running' and updated_at < now() - ($2::int * interval '1 millisecond') returning id, monitor_id)
+       update monitors m set current_check_id = null from failed f where m.id = f.monitor_id and m.current_check_id = f.id`,
+      [silent.map((r) => r.id), STALLED_AFTER_MS],
+    );
+  }
   return out;
 }

@@ -6,7 +6,10 @@
  * and every check that runs scrapes the page once. Then the leader is SIGKILLed right after it claimed
  * a check (mid-tick: its queueing may not have happened); the other scheduler takes the lease within
  * about one lease period, the claimed check completes once, and the slots stay contiguous: no slot
- * lost, none doubled.
+ * lost, none doubled. A second test stops the leader inside its claim transaction for certain: the
+ * test holds a SHARE lock on `monitor_checks`, so the leader's first check insert waits with the
+ * schedule of that monitor already moved on (uncommitted); the leader is SIGKILLed there, the lock
+ * released, and each of the five monitors due at that slot gets exactly one check.
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test';
 import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
@@ -33,12 +36,13 @@ let logFile: string;
 const procs: Subprocess[] = [];
 const schedulers: Subprocess[] = [];
 let base: string;
+let spawnScheduler: () => Subprocess;
 
 beforeAll(async () => {
   site = serveFixtures({ '/board': '<html><head><title>Board</title></head><body><p>Departures at 9.</p></body></html>' });
   redis = await startRedis();
   db = await createTestDatabaseConfig('postgres');
-  sql = postgres(db.config.databaseUrl!, { max: 2, onnotice: () => {} });
+  sql = postgres(db.config.databaseUrl!, { max: 4, onnotice: () => {} });
   dir = mkdtempSync(join(tmpdir(), 'trawl-monitor-cluster-'));
   logFile = join(dir, 'processes.log');
   const out = openSync(logFile, 'a');
@@ -67,7 +71,12 @@ beforeAll(async () => {
   const port = freePort();
   spawn('api', { PORT: String(port) });
   spawn('worker', { PORT: String(freePort()) });
-  for (let i = 0; i < 2; i++) schedulers.push(spawn('scheduler', { PORT: String(freePort()) }));
+  spawnScheduler = () => {
+    const p = spawn('scheduler', { PORT: String(freePort()) });
+    schedulers.push(p);
+    return p;
+  };
+  for (let i = 0; i < 2; i++) spawnScheduler();
   base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     try {
@@ -169,4 +178,65 @@ test('two schedulers: 10 slots, each checked exactly once; SIGKILL of the leader
   expect(pages.filter((p) => completed.some((c) => c.id === p.check_id)).map((p) => p.n)).toEqual(completed.map(() => 1));
   expect(site.hits.filter((h) => h === '/board').length).toBe(completed.length);
   process.stderr.write(`[monitor cluster] ${done.length} slots: ${completed.length} completed, ${done.length - completed.length} skipped_overlap\n`);
+});
+
+test('a leader killed inside its claim transaction: the five monitors due at that slot get one check each', async () => {
+  // Only the monitors of this test run from here on.
+  await sql`update monitors set status = 'paused'`;
+  spawnScheduler(); // two schedulers again
+  const ids: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    const res = await fetch(`${base}/v2/monitor`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `due-${i}`, schedule: { cron: '* * * * *' }, targets: [{ type: 'scrape', urls: [site.url('/board')] }] }),
+    });
+    expect(res.status).toBe(200);
+    ids.push((await res.json()).data.id);
+  }
+  // All five due at the same slot S, five virtual minutes ahead (10 s).
+  const [{ slot }] = await sql<{ slot: Date }[]>`select max(next_run_at) + interval '5 minutes' as slot from monitors where id in ${sql(ids)}`;
+  await sql`update monitors set next_run_at = ${slot} where id in ${sql(ids)}`;
+  await waitFor('a leader', leaderPid);
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const blocker = sql
+    .begin(async (tx) => {
+      await tx`lock table monitor_checks in share mode`;
+      await held;
+      throw new Error('roll back');
+    })
+    .catch(() => undefined);
+  let victim: Subprocess | undefined;
+  let token = 0;
+  try {
+    // The leader's claim transaction waits for the lock at its first check insert.
+    await waitFor('the leader blocked inside its claim', async () => {
+      const rows = await sql`select 1 from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%insert into monitor_checks%'`;
+      return rows.length > 0;
+    }, 60_000);
+    // Its lease row is locked by that transaction, so nobody can have taken it over meanwhile.
+    const [row] = await sql<{ holder: string; token: number }[]>`select holder, token from scheduler_leases where name = 'scheduler'`;
+    token = Number(row.token);
+    victim = schedulers.find((s) => s.pid === Number(row.holder.split(':')[1]) && s.exitCode === null);
+    expect(victim).toBeDefined();
+    victim!.kill('SIGKILL');
+    await victim!.exited;
+  } finally {
+    release();
+    await blocker;
+  }
+  await waitFor('a new leader', async () => {
+    const l = await leaderPid();
+    return l && l.pid !== victim!.pid ? l : undefined;
+  }, 60_000);
+  const rows = await waitFor('a finished check for each monitor at the slot', async () => {
+    const r = await sql<{ monitor_id: string; id: string; status: string }[]>`
+      select monitor_id, id, status from monitor_checks where scheduled_for = ${slot} and monitor_id in ${sql(ids)}`;
+    return r.length === 5 && r.every((c) => c.status === 'completed') ? r : undefined;
+  });
+  expect(rows.map((r) => r.monitor_id).sort()).toEqual([...ids].sort());
+  const pages = await sql<{ n: number }[]>`select count(*)::int as n from monitor_pages where check_id in ${sql(rows.map((r) => r.id))}`;
+  expect(pages[0].n).toBe(5);
+  process.stderr.write(`[monitor cluster] leader ${victim!.pid} (token ${token}) killed inside its claim transaction; 5/5 monitors checked once at ${new Date(slot).toISOString()}\n`);
 });
