@@ -13,7 +13,7 @@ const USAGE = `Usage: trawl [serve|api|worker|scheduler|migrate|scrape|map|searc
   serve       API, worker and scheduler in one process (default)
   api         HTTP API only (needs DATABASE_URL and REDIS_URL to share work with workers)
   worker      queue worker only
-  scheduler   periodic housekeeping only
+  scheduler   monitor schedules and housekeeping (one leader among all scheduler processes)
   migrate     apply database migrations and exit
   teams ...   create and list teams, set credits (trawl teams --help)
   keys ...    create, list, restrict and revoke API keys (trawl keys --help)

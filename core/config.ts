@@ -103,6 +103,10 @@ export const TrawlConfigSchema = Type.Object({
   TRAWL_INTERACT_MAX_SESSIONS_PER_IP: Type.Optional(Int),
   TRAWL_INTERACT_IDLE_MS: Type.Optional(Int),
   TRAWL_INTERACT_MAX_MS: Type.Optional(Int),
+  TRAWL_SCHEDULER_LEASE_MS: Type.Optional(Int),
+  TRAWL_SCHEDULER_TICK_MS: Type.Optional(Int),
+  /** `<ISO instant>@<speed>`: the scheduler's clock runs `speed` times real time from that instant (tests, demos). */
+  TRAWL_SCHEDULER_CLOCK: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T[0-9:.]+Z@\\d+(\\.\\d+)?$' })),
 });
 
 /** User config: what the environment (or config file) holds. */
@@ -220,6 +224,12 @@ export interface ResolvedConfig {
     feedbackDailyRefundCap: number;
   };
   /** Interact sessions (compat.md §5; core/interact): live browser pages held by the API process. */
+  /**
+   * The scheduler (core/monitor/scheduler.ts): the leader lease (`leaseMs`; a killed leader is replaced
+   * within it), how often the leader looks for due checks (`tickMs`) and an optional scaled clock
+   * (`clock`, from TRAWL_SCHEDULER_CLOCK) for tests that cannot wait real minutes.
+   */
+  scheduler: { leaseMs: number; tickMs: number; clock?: { startMs: number; speed: number } };
   interact: {
     /** Sessions one API process holds at once; more answer 429. */
     maxSessions: number;
@@ -467,6 +477,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       authCacheMs: Math.min(60_000, int(c.TRAWL_AUTH_CACHE_MS, 30_000)),
       trustProxy: bool(c.TRAWL_TRUST_PROXY, false),
       feedbackDailyRefundCap: int(c.TRAWL_FEEDBACK_DAILY_REFUND_CAP, 100),
+    },
+    scheduler: {
+      leaseMs: Math.max(1_000, int(c.TRAWL_SCHEDULER_LEASE_MS, 15_000)),
+      tickMs: Math.max(100, int(c.TRAWL_SCHEDULER_TICK_MS, 5_000)),
+      clock: c.TRAWL_SCHEDULER_CLOCK
+        ? { startMs: Date.parse(c.TRAWL_SCHEDULER_CLOCK.split('@')[0]), speed: Number(c.TRAWL_SCHEDULER_CLOCK.split('@')[1]) }
+        : undefined,
     },
     interact: {
       maxSessions: interactMax,

@@ -15,6 +15,7 @@ import { startCrawlWorker } from './jobs/crawl.ts';
 import { startParseWorker } from './jobs/parse.ts';
 import { startExtractWorker } from './jobs/extract.ts';
 import { startAgentWorker } from './agent/worker.ts';
+import { startMonitorWorker } from './jobs/monitor.ts';
 import { bootstrapAdminKey } from './auth/keys.ts';
 import { closeLimits } from './limits/index.ts';
 
@@ -34,6 +35,7 @@ export async function startWorkers(services: Services): Promise<void> {
   await startParseWorker(services);
   await startExtractWorker(services);
   await startAgentWorker(services);
+  await startMonitorWorker(services);
 }
 
 /**

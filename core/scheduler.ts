@@ -1,7 +1,10 @@
 /**
- * The scheduler mode: periodic housekeeping that must run once per deployment, not once per worker —
- * deleting expired documents (24 h retention, interface.md Limits) and other timed work later issues
- * add (monitors, webhook retries). Each task is a named function run on an interval.
+ * The scheduler mode: timed work that must run once per deployment, not once per process. Any number
+ * of `scheduler` (or `serve`) processes may run; they elect one leader through a lease row
+ * (core/monitor/leader.ts) and only the leader works: every tick it claims due monitor checks
+ * (core/monitor/tick.ts; issue 20 scope 3) and it runs the housekeeping tasks below on their intervals
+ * (expired documents and scrape state, the search index, blobs, monitor check retention). A killed
+ * leader is replaced within one lease period (`TRAWL_SCHEDULER_LEASE_MS`).
  */
 import type { Services } from './services.ts';
 import { sweepCache } from './cache/store.ts';
@@ -9,6 +12,10 @@ import { sweepRecords } from './interact/records.ts';
 import { reanalyzeStaleRows } from './search/local-index.ts';
 import { sweepExtracts } from './extract/status.ts';
 import { purgeExpiredAgents } from './agent/store.ts';
+import { clockFor, type Clock } from './monitor/clock.ts';
+import { acquireLease, newHolderId, releaseLease } from './monitor/leader.ts';
+import { LEADER_LEASE, schedulerTick } from './monitor/tick.ts';
+import { expireChecks } from './monitor/store.ts';
 
 export interface ScheduledTask {
   name: string;
@@ -58,18 +65,72 @@ export const TASKS: ScheduledTask[] = [
       await services.blobs.sweep?.();
     },
   },
+  {
+    // Monitor checks and their pages older than the monitor's retentionDays (compat.md §15).
+    name: 'expire-monitor-checks',
+    everyMs: 10 * 60_000,
+    async run(services) {
+      await expireChecks(services.db);
+    },
+  },
 ];
 
+export interface SchedulerOptions {
+  tasks?: ScheduledTask[];
+  /** The clock deciding which checks are due (default: TRAWL_SCHEDULER_CLOCK, else the system clock). */
+  clock?: Clock;
+  /** This process's lease holder id (default: host:pid:random). */
+  holder?: string;
+}
+
 /**
- * Starts every task on its interval; returns a function that stops them.
- * Task failures are logged, never thrown.
+ * Starts the leader loop: every `tickMs` take or renew the lease; as leader, tick and run due tasks.
+ * Failures are logged, never thrown. Returns a function that stops the loop and gives the lease up.
  */
-export function startScheduler(services: Services, tasks: ScheduledTask[] = TASKS): () => void {
+export function startScheduler(services: Services, opts: SchedulerOptions = {}): () => Promise<void> {
   const log = services.log.child({ component: 'scheduler' });
-  const timers = tasks.map((task) => {
-    const tick = () =>
-      task.run(services).catch((err) => log.warn({ err, task: task.name }, 'scheduled task failed'));
-    return setInterval(tick, task.everyMs);
-  });
-  return () => timers.forEach(clearInterval);
+  const { leaseMs, tickMs } = services.config.scheduler;
+  const clock = opts.clock ?? clockFor(services.config);
+  const holder = opts.holder ?? newHolderId();
+  const tasks = opts.tasks ?? TASKS;
+  const lastRun = new Map<string, number>();
+  let leader = false;
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let current: Promise<void> = Promise.resolve();
+  // Renew at least three times per lease, so one slow round does not lose it.
+  const every = Math.min(tickMs, Math.floor(leaseMs / 3));
+
+  const round = async () => {
+    const token = await acquireLease(services.db, LEADER_LEASE, holder, leaseMs);
+    if ((token !== undefined) !== leader) log.info({ holder, token }, token !== undefined ? 'became scheduler leader' : 'lost scheduler leadership');
+    leader = token !== undefined;
+    if (token === undefined) return;
+    const result = await schedulerTick(services, clock, holder, token);
+    if (result.claimed > 0) log.info({ ...result, at: new Date(clock.now()).toISOString() }, 'monitor checks claimed');
+    const now = Date.now();
+    for (const task of tasks) {
+      const last = lastRun.get(task.name);
+      if (last === undefined) lastRun.set(task.name, now); // first run one interval after becoming leader
+      else if (now - last >= task.everyMs) {
+        lastRun.set(task.name, now);
+        await task.run(services).catch((err) => log.warn({ err, task: task.name }, 'scheduled task failed'));
+      }
+    }
+  };
+  const loop = () => {
+    if (stopped) return;
+    current = round()
+      .catch((err) => log.warn({ err }, 'scheduler round failed'))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(loop, every);
+      });
+  };
+  loop();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await current;
+    if (leader) await releaseLease(services.db, LEADER_LEASE, holder).catch(() => {});
+  };
 }

@@ -27,6 +27,8 @@ import { parseRoutes } from './routes/parse.ts';
 import { supportRoutes } from './routes/support.ts';
 import { extractRoutes } from './routes/extract.ts';
 import { agentRoutes } from './routes/agent.ts';
+import { monitorRoutes } from './routes/monitor.ts';
+import { clockFor } from '../monitor/clock.ts';
 import { keepFailure } from '../support/failures.ts';
 import { PARSE_MAX_BODY_BYTES } from './models/parse.ts';
 import { newId } from '../ids.ts';
@@ -86,6 +88,7 @@ export function createApp(services: Services) {
     .use(parseRoutes(services))
     .use(extractRoutes(services))
     .use(agentRoutes(services))
+    .use(monitorRoutes(services, clockFor(services.config)))
     .use(supportRoutes(services, handle))
     .use(mcpRoutes(services, handle));
   self = app;

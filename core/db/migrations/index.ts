@@ -24,6 +24,7 @@ import llm from './0016_llm.sql' with { type: 'text' };
 import agent from './0018_agent.sql' with { type: 'text' };
 import support from './0019_support.sql' with { type: 'text' };
 import pageVersions from './0020_page_versions.sql' with { type: 'text' };
+import monitors from './0021_monitors.sql' with { type: 'text' };
 
 export interface Migration {
   /** Unique, sortable name (the file name without `.sql`), recorded in `trawl_migrations`. */
@@ -53,4 +54,5 @@ export const migrations: Migration[] = [
   { name: '0018_agent', sql: agent },
   { name: '0019_support', sql: support },
   { name: '0020_page_versions', sql: pageVersions },
+  { name: '0021_monitors', sql: monitors },
 ];
