@@ -186,6 +186,16 @@ const BODY_PART = new Set(['body', 'content', 'text']);
  * text of one article, and the page around it is not more of it.
  */
 export function namesArticleBody(el: Element): boolean {
+  // Memoized on the element like hintsOf: main-content.ts asks about every element of the page.
+  const memo = (el as BodyNamed)[BODY_NAMED];
+  if (memo !== undefined) return memo;
+  return ((el as BodyNamed)[BODY_NAMED] = namesArticleBodyNow(el));
+}
+
+const BODY_NAMED = Symbol('trawl.namesArticleBody');
+type BodyNamed = Element & { [BODY_NAMED]?: boolean };
+
+function namesArticleBodyNow(el: Element): boolean {
   if (el.attribs.itemprop?.toLowerCase().includes('articlebody')) return true;
   for (const names of [el.attribs.class, el.attribs.id]) {
     if (!names) continue;
