@@ -22,7 +22,7 @@ const { values: args } = parseArgs({ options: { rounds: { type: 'string', defaul
 const DOCS = '/usr/share/doc/postgresql-doc-15/html';
 
 type Step = (html: string) => unknown;
-async function trawlStep(root: string): Promise<{ full: Step; convert: (cleaned: string) => unknown; clean: Step }> {
+async function trawlStep(root: string): Promise<{ full: Step; convert: (cleaned: string) => unknown; clean: (html: string) => string }> {
   const { parseHtml } = await import(join(root, 'parsers/html/dom.ts'));
   const { cleanDom, cleanHtml } = await import(join(root, 'parsers/html/clean.ts'));
   const { nodesToMarkdown } = await import(join(root, 'formats/markdown/render.ts'));
@@ -30,7 +30,7 @@ async function trawlStep(root: string): Promise<{ full: Step; convert: (cleaned:
   return {
     full: (html) => nodesToMarkdown(cleanDom(html, { url, onlyMainContent: true, tree: parseHtml(html) }), { removeBase64Images: true }),
     convert: (cleaned) => nodesToMarkdown(parseHtml(cleaned), { removeBase64Images: true }),
-    clean: (html) => cleanHtml(html, { url, onlyMainContent: true }),
+    clean: (html: string): string => cleanHtml(html, { url, onlyMainContent: true }),
   };
 }
 
