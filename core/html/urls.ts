@@ -88,6 +88,14 @@ function promoteLazyImage(el: Element): void {
  * `javascript:` hrefs are removed. Data URLs are kept (the markdown format replaces base64 images).
  */
 export function absolutizeUrls(root: ParentNode, base: string): void {
+  // The base parsed once, and each distinct URL resolved once per page (pages repeat their links).
+  let parsedBase: URL | string = base;
+  try {
+    parsedBase = new URL(base);
+  } catch {
+    // Resolved against the string below, which fails the same way.
+  }
+  const resolved = new Map<string, string | undefined>();
   for (const el of elements(root)) {
     if (el.name === 'img' || el.name === 'source') promoteLazyImage(el);
     const a = el.attribs;
@@ -100,7 +108,11 @@ export function absolutizeUrls(root: ParentNode, base: string): void {
         continue;
       }
       if (t === '' || t.startsWith('data:') || /^(mailto|tel|sms|about):/i.test(t)) continue;
-      const abs = resolveUrl(t, base);
+      let abs = resolved.get(t);
+      if (abs === undefined && !resolved.has(t)) {
+        abs = resolveUrl(t, parsedBase);
+        resolved.set(t, abs);
+      }
       if (abs) a[name] = abs;
     }
     if (a.srcset) a.srcset = absolutizeSrcset(a.srcset, base);

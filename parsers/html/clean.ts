@@ -39,6 +39,9 @@ export interface CleanHtmlOptions {
   tree?: Document;
 }
 
+/** Whether the raw page may hold a `<script type="application/ld+json">` (the `+` perhaps entity-encoded). */
+const MAYBE_JSON_LD = /ld(?:\+|&[#\w]+;)json/i;
+
 /** When the safe cleanup leaves less than this share of the page's text, the page is returned uncut. */
 const MIN_SAFE_SHARE = 0.1;
 
@@ -77,7 +80,8 @@ function pageBody(doc: Document, html: string): ParentNode {
 function prepare(html: string, opts: CleanHtmlOptions, tree?: Document): { titles: string[]; articleBody?: string; root: ParentNode } {
   const doc = tree ?? parseHtml(html);
   const titles = pageTitles(doc);
-  const articleBody = opts.onlyMainContent ? jsonLdArticleBody(doc) : undefined;
+  // Most pages have no JSON-LD: one scan of the raw text saves a walk over the whole tree.
+  const articleBody = opts.onlyMainContent && MAYBE_JSON_LD.test(html) ? jsonLdArticleBody(doc) : undefined;
   const base = baseUrlOf(doc, opts.url);
   const root = pageBody(doc, html);
   basicClean(root);

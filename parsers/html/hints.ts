@@ -173,7 +173,8 @@ export function hintsOf(el: Element): Hints {
   if (h) return h;
   h = { junk: false, chrome: false, meta: false, positive: false };
   const cls = el.attribs.class;
-  const names = cls ? cls.split(/\s+/).filter((n) => n && n.length < 80) : [];
+  // Most class attributes hold one name: no regex split then (the same names either way).
+  const names = !cls ? [] : !ANY_SPACE.test(cls) ? (cls.length < 80 ? [cls] : []) : cls.split(/\s+/).filter((n) => n && n.length < 80);
   for (const attr of NAME_ATTRS) {
     const v = el.attribs[attr];
     if (v && v.length < 80) names.push(v);
@@ -197,13 +198,28 @@ const BODY_PART = new Set(['body', 'content', 'text']);
  * text of one article, and the page around it is not more of it.
  */
 export function namesArticleBody(el: Element): boolean {
+  // Memoized on the element like hintsOf: main-content.ts asks about every element of the page.
+  const memo = (el as BodyNamed)[BODY_NAMED];
+  if (memo !== undefined) return memo;
+  return ((el as BodyNamed)[BODY_NAMED] = namesArticleBodyNow(el));
+}
+
+const BODY_NAMED = Symbol('trawl.namesArticleBody');
+type BodyNamed = Element & { [BODY_NAMED]?: boolean };
+
+function namesArticleBodyNow(el: Element): boolean {
   if (el.attribs.itemprop?.toLowerCase().includes('articlebody')) return true;
-  for (const names of [el.attribs.class, el.attribs.id]) {
-    if (!names) continue;
-    for (const name of names.split(/\s+/)) if (name && name.length < 80 && bodyName(name)) return true;
-  }
+  return anyBodyName(el.attribs.class) || anyBodyName(el.attribs.id);
+}
+
+function anyBodyName(names: string | undefined): boolean {
+  if (!names) return false;
+  if (!ANY_SPACE.test(names)) return names.length < 80 && bodyName(names);
+  for (const name of names.split(/\s+/)) if (name && name.length < 80 && bodyName(name)) return true;
   return false;
 }
+
+const ANY_SPACE = /\s/;
 
 /** bodyName results by class name (memoized like classifyName). */
 const bodyNames = new Map<string, boolean>();

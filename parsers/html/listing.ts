@@ -66,6 +66,7 @@ export function isListing(el: Element, stats: StatsMap): boolean {
 /** Every teaser list under `root` (elements passing `isListing`). */
 export function findListings(stats: StatsMap): Set<Element> {
   const out = new Set<Element>();
-  for (const [el, s] of stats) if (s.link > 0 && el.children.length >= 3 && isListing(el, stats)) out.add(el);
+  // keys() and get(), not the [el, stats] generator: the same order, without a generator step per element.
+  for (const el of stats.keys()) if (stats.get(el)!.link > 0 && el.children.length >= 3 && isListing(el, stats)) out.add(el);
   return out;
 }

@@ -76,7 +76,9 @@ export function scoreCandidates(root: ParentNode, stats: StatsMap, listings: Rea
     const cur = scores.get(el);
     scores.set(el, (cur ?? prior(el, articleBonus, (stats.get(el)?.len ?? 0) - (listed.get(el) ?? 0))) + v);
   };
-  for (const [el, s] of stats) {
+  // keys() and get(), not the [el, stats] generator: the same order, without a generator step per element.
+  for (const el of stats.keys()) {
+    const s = stats.get(el)!;
     if (s.own < MIN_PARAGRAPH || INLINE_TAGS_SCORED.has(el.name)) continue;
     const ownLd = s.own ? s.ownLink / s.own : 0;
     if (ownLd > 0.5) continue;
@@ -102,8 +104,18 @@ function countOwnCommas(el: Element): number {
   const stack = [...el.children];
   while (stack.length) {
     const c = stack.pop()!;
-    if (c.type === 'text') n += ((c as { data: string }).data.match(/[,\uFF0C\u3001\u060C]/g) ?? []).length;
+    if (c.type === 'text') n += commasIn((c as { data: string }).data);
     else if (isTag(c) && (c.name === 'a' || c.name === 'span' || c.name === 'em' || c.name === 'strong' || c.name === 'b' || c.name === 'i')) stack.push(...c.children);
+  }
+  return n;
+}
+
+/** Commas (`,` U+FF0C U+3001 U+060C) in a text: a scan, not a regex match array per text node. */
+function commasIn(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 44 || c === 0xff0c || c === 0x3001 || c === 0x60c) n++;
   }
   return n;
 }

@@ -123,8 +123,14 @@ function isComma(c: number): boolean {
   return c === 0x60c || c === 0xfe50 || c === 0xfe10 || c === 0xfe11 || c === 0x2e41 || c === 0x2e34 || c === 0x2e32 || c === 0xff0c || c === 0x3001;
 }
 
-/** Non-whitespace characters and commas of a text, in one scan (this runs on every text node). */
-function measure(s: string): { len: number; commas: number } {
+/** Commas counted by the latest `measure` (a module slot, so no object is allocated per text node). */
+let measuredCommas = 0;
+
+/**
+ * Non-whitespace characters of a text; its commas go to `measuredCommas`. One scan (this runs on
+ * every text node).
+ */
+function measure(s: string): number {
   let len = 0;
   let commas = 0;
   for (let i = 0; i < s.length; i++) {
@@ -134,7 +140,8 @@ function measure(s: string): { len: number; commas: number } {
       if (isComma(c)) commas++;
     }
   }
-  return { len, commas };
+  measuredCommas = commas;
+  return len;
 }
 
 /** Non-whitespace characters of all text under `node` (what `Stats.len` counts), iterative. */
@@ -143,7 +150,7 @@ export function textLength(node: AnyNode): number {
   const stack: AnyNode[] = [node];
   while (stack.length) {
     const x = stack.pop()!;
-    if (isText(x)) n += measure(x.data).len;
+    if (isText(x)) n += measure(x.data);
     else if (isTag(x)) for (const c of x.children) stack.push(c);
   }
   return n;
@@ -183,10 +190,10 @@ function aggregate(el: Element, map: StatsMap): Stats {
   const s: Stats = { len: 0, link: 0, own: 0, ownLink: 0, commas: 0, p: 0, img: 0, li: 0, input: 0, headings: 0, pre: 0, table: 0 };
   for (const c of el.children) {
     if (isText(c)) {
-      const m = measure(c.data);
-      s.len += m.len;
-      s.own += m.len;
-      s.commas += m.commas;
+      const len = measure(c.data);
+      s.len += len;
+      s.own += len;
+      s.commas += measuredCommas;
     } else if (isTag(c)) {
       const cs = map.get(c);
       if (!cs) continue;
