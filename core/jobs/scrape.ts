@@ -6,7 +6,7 @@
 import type { Services } from '../services.ts';
 import { runScrape, type ScrapeDeps, type ScrapeRequest } from '../pipeline/scrape.ts';
 import type { Logger } from '../log.ts';
-import { createScrapeCache } from '../cache/index.ts';
+import { createScrapeCache, type CacheAnswer } from '../cache/index.ts';
 import { profileOpener } from '../profiles/index.ts';
 import { saveScrapeRecord } from '../interact/records.ts';
 import { saveDocument } from '../store/documents.ts';
@@ -27,6 +27,8 @@ export interface ScrapeJobData extends ScrapeRequest {
   jobId?: string;
   /** The request's own timeout when the job runs longer (AccountedScrape.requestTimeoutMs), ms. */
   requestTimeoutMs?: number;
+  /** The API looked this request up in the cache and missed: the scrape does not read it again. */
+  cacheMissKey?: string;
 }
 
 /** Result of a scrape job: the serialized Document. */
@@ -37,12 +39,15 @@ export interface ScrapeJobResult {
 /**
  * Runs one scrape job (worker side). Accounting (core/credits/scrape-accounting.ts) wraps it: a team
  * concurrency slot, `metadata.creditsUsed`, one charge per scrape id after success.
+ * @param cached what the API already read from the cache for this request (a hit answered in the
+ *               API process); default: `data.cacheMissKey`'s miss, if any
  */
-export async function handleScrapeJob(services: Services, data: ScrapeJobData, signal: AbortSignal): Promise<ScrapeJobResult> {
+export async function handleScrapeJob(services: Services, data: ScrapeJobData, signal: AbortSignal, cached?: CacheAnswer): Promise<ScrapeJobResult> {
   const account = await startScrapeAccounting(services, data, signal);
   const log = account.log;
   try {
-    const doc = await runScrape(account.request, scrapeDepsFor(services, data.teamId, log, { apiKeyId: data.keyId, jobId: data.jobId ?? data.scrapeId }), signal);
+    const read = cached ?? (data.cacheMissKey ? { key: data.cacheMissKey } : undefined);
+    const doc = await runScrape(account.request, scrapeDepsFor(services, data.teamId, log, { apiKeyId: data.keyId, jobId: data.jobId ?? data.scrapeId }, read), signal);
     account.finish(doc);
     const document = JSON.stringify(doc);
     if (!keepsNoData(data.options)) {
@@ -75,14 +80,14 @@ export async function handleScrapeJob(services: Services, data: ScrapeJobData, s
  * Pipeline dependencies of a scrape for `teamId`: the scrape cache, the team's named profiles
  * (issue 3) and the model bound to the team, its tokens counted with `usage`'s key and job (issue 18). Crawl and batch pages can use the same.
  */
-export function scrapeDepsFor(services: Services, teamId: string, log: Logger, usage: Omit<ModelBinding, 'teamId'> = {}): ScrapeDeps {
+export function scrapeDepsFor(services: Services, teamId: string, log: Logger, usage: Omit<ModelBinding, 'teamId'> = {}, cached?: CacheAnswer): ScrapeDeps {
   return {
     model: modelFor(services, { teamId, ...usage }),
     config: services.config,
     log,
     registry: services.registry,
     blobs: services.blobs,
-    cache: createScrapeCache(services.db, log),
+    cache: createScrapeCache(services.db, log, cached),
     profiles: profileOpener(services.db, teamId, log),
     content: services.content,
   };
