@@ -147,8 +147,32 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 
 // Warm-up: every page once (fills the cache where there is one), at a gentle rate.
 await run(Number(values['warmup-rate']), PAGES / Number(values['warmup-rate']));
+/** CPU time the Trawl process (all its threads) has used so far, ms (Linux /proc). */
+async function cpuMs(): Promise<number> {
+  const f = (await Bun.file(`/proc/${proc.pid}/stat`).text()).split(') ')[1]!.split(' ');
+  return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime + stime, clock ticks (USER_HZ 100)
+}
+/** CPU ms used so far by each thread of the Trawl process, by `name#tid` (the embedded database is a `Worker`). */
+async function threadCpuMs(): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const tid of await Array.fromAsync(new Bun.Glob('*').scan({ cwd: `/proc/${proc.pid}/task`, onlyFiles: false }))) {
+    try {
+      const stat = await Bun.file(`/proc/${proc.pid}/task/${tid}/stat`).text();
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const f = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+      out.set(`${name}#${tid}`, ((Number(f[11]) + Number(f[12])) * 1000) / 100);
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
+const cpuBefore = await cpuMs();
+const threadsBefore = await threadCpuMs();
 const rssBefore = Number((await Bun.$`ps -o rss= -p ${proc.pid}`.text()).trim()) / 1024;
 const { samples, wallMs } = values.concurrency ? await closedLoop(Number(values.concurrency), DURATION_S) : await run(RATE, DURATION_S);
+const cpuAfter = await cpuMs();
+const threadsAfter = await threadCpuMs();
 const rssAfter = Number((await Bun.$`ps -o rss= -p ${proc.pid}`.text()).trim()) / 1024;
 
 const ok = samples.filter((s) => s.status === 200);
@@ -170,12 +194,23 @@ const summary = {
   cacheState: cache,
   throughputPerS: Number((ok.length / (wallMs / 1000)).toFixed(1)),
   latencyMs: { p50: Number(pct(lat, 50)?.toFixed(1)), p90: Number(pct(lat, 90)?.toFixed(1)), p99: Number(pct(lat, 99)?.toFixed(1)), max: Number(lat.at(-1)?.toFixed(1)) },
+  // CPU per answered scrape: steadier than throughput on a machine shared with other work.
+  cpuMsPerScrape: Number(((cpuAfter - cpuBefore) / Math.max(1, ok.length)).toFixed(2)),
+  // The busiest threads' CPU per answered scrape, ms (which thread is the database's shows here).
+  threadCpuMsPerScrape: Object.fromEntries(
+    [...threadsAfter]
+      .map(([k, v]) => [k, (v - (threadsBefore.get(k) ?? 0)) / Math.max(1, ok.length)] as const)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 4)
+      .map(([k, v]) => [k, Number(v.toFixed(2))]),
+  ),
   rssMiB: { before: Math.round(rssBefore), after: Math.round(rssAfter) },
   database: values['database-url'] ? 'postgres' : 'embedded',
   queue: values['redis-url'] ? 'bullmq' : 'memory',
 };
 console.log(`rate ${RATE}/s for ${DURATION_S}s: ${ok.length}/${samples.length} ok, ${errors.length} errors, throughput ${summary.throughputPerS}/s`);
 console.log(`latency ms: p50 ${summary.latencyMs.p50}  p90 ${summary.latencyMs.p90}  p99 ${summary.latencyMs.p99}  max ${summary.latencyMs.max}`);
+console.log(`server CPU per scrape: ${summary.cpuMsPerScrape} ms; busiest threads: ${JSON.stringify(summary.threadCpuMsPerScrape)}`);
 console.log(`cacheState: ${JSON.stringify(cache)}  rss MiB: ${summary.rssMiB.before} -> ${summary.rssMiB.after}`);
 console.log(JSON.stringify(summary));
 
