@@ -50,8 +50,11 @@ export async function handleScrapeJob(services: Services, data: ScrapeJobData, s
     const doc = await runScrape(account.request, scrapeDepsFor(services, data.teamId, log, { apiKeyId: data.keyId, jobId: data.jobId ?? data.scrapeId }, read), signal);
     account.finish(doc);
     const document = JSON.stringify(doc);
+    // The writes after a scrape are independent: sent together, the database runs them back to back
+    // (one queue on the embedded database, several connections on Postgres) instead of one per round trip.
+    const writes: Promise<unknown>[] = [];
     if (!keepsNoData(data.options)) {
-      await saveDocument(services.db, {
+      writes.push(saveDocument(services.db, {
         id: data.scrapeId,
         jobId: data.jobId ?? null,
         teamId: data.teamId,
@@ -59,13 +62,18 @@ export async function handleScrapeJob(services: Services, data: ScrapeJobData, s
         sourceUrl: data.sourceURL,
         statusCode: Number(doc.metadata.statusCode),
         body: document,
-      });
+      }));
       // A cache hit's content was indexed when it was scraped.
-      if (indexable(data.options) && doc.metadata.cacheState !== 'hit') await indexScrapedDocument(services.db, doc, data.teamId, log);
+      if (indexable(data.options) && doc.metadata.cacheState !== 'hit') writes.push(indexScrapedDocument(services.db, doc, data.teamId, log));
     }
     // What interact needs to replay the scrape; only a tombstone for zero data retention.
-    await saveScrapeRecord(services.db, { id: data.scrapeId, teamId: data.teamId, url: data.url, sourceUrl: data.sourceURL, options: data.options })
-      .catch((err) => log.warn({ err }, 'could not record the scrape for interact'));
+    writes.push(
+      saveScrapeRecord(services.db, { id: data.scrapeId, teamId: data.teamId, url: data.url, sourceUrl: data.sourceURL, options: data.options })
+        .catch((err) => log.warn({ err }, 'could not record the scrape for interact')),
+    );
+    // Every write settles before the outcome is known; the first failure (the document's) fails the scrape, uncharged.
+    const failed = (await Promise.allSettled(writes)).find((r) => r.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
     await account.charge();
     return { document };
   } catch (error) {
