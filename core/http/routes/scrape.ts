@@ -51,7 +51,7 @@ export function scrapeRoutes(services: Services) {
         if (!cacheOnly(resolved)) await assertFetchable(url, services.config.targets);
         // An identical repeat of a request that answered 408 processing_continues joins its job (compat.md §4).
         const key = resumeKey(principal.teamId, principal.keyId, body);
-        const running = await findResume(services.db, key, principal.teamId);
+        const running = await findResume(services.db, key, principal.teamId, { soleWriter: services.queue.kind === 'memory' });
         const scrapeId = running?.scrapeId ?? newId();
         const data: ScrapeJobData = { scrapeId, url, sourceURL: body.url, options: { ...resolved, timeout: jobTimeout(resolved.timeout) }, requestTimeoutMs: resolved.timeout, teamId: principal.teamId, keyId: principal.keyId };
         // A cache hit needs no fetch: answer it here, without the queue round trip (and without reading the entry again).
