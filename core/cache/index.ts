@@ -21,7 +21,7 @@ import type { ScrapeOptions } from '../scrape/options.ts';
 import type { Document, ScrapeRequest } from '../scrape/document.ts';
 import { TrawlError } from '../errors.ts';
 import { cacheKey, cacheUrl } from './key.ts';
-import { findCached, putCached } from './store.ts';
+import { findCached, putCached, type CacheEntry } from './store.ts';
 
 /** How long a plain cache entry may be served: the lockdown default maxAge (2 years), ms. */
 export const CACHE_RETENTION_MS = 2 * 365 * 24 * 3600 * 1000;
@@ -68,24 +68,41 @@ export function cacheOnlyMiss(options: ScrapeOptions): TrawlError {
 }
 
 /**
+ * What the API read from the cache for a request, handed to the scrape (`createScrapeCache`) so the
+ * same entry is not read twice: `entry` is the hit; without it the lookup missed (`cacheOnly`
+ * requests do their own lookup in the scrape).
+ */
+export interface CacheAnswer {
+  key: string;
+  entry?: CacheEntry;
+}
+
+/**
  * Whether this request is settled by the cache alone, without contacting the target: a fresh
  * enough entry exists, or the request is cache-only (its miss is a 404). The API answers such
  * requests in-process instead of queueing them, so cached scrapes cost no queue round trip.
  * @param url normalized target URL
+ * @returns `answered`: settled by the cache; `read`: what was read (pass to the scrape), when a
+ *          lookup ran
  */
-export async function answeredByCache(db: Queryable, url: string, options: ScrapeOptions): Promise<boolean> {
-  if (!cacheable(options)) return false;
-  if (cacheOnly(options)) return true;
-  if (options.maxAge <= 0) return false;
-  return (await findCached(db, cacheKey(url, options), options.maxAge, options.minAge)) !== undefined;
+export async function answeredByCache(db: Queryable, url: string, options: ScrapeOptions): Promise<{ answered: boolean; read?: CacheAnswer }> {
+  if (!cacheable(options)) return { answered: false };
+  if (cacheOnly(options)) return { answered: true };
+  if (options.maxAge <= 0) return { answered: false };
+  const key = cacheKey(url, options);
+  const entry = await findCached(db, key, options.maxAge, options.minAge);
+  return { answered: entry !== undefined, read: { key, entry } };
 }
 
 /**
  * The cache over a database.
- * @param db  the `scrape_cache` table's database
- * @param log for cache facts (the key prefix, never a lockdown URL)
+ * @param db   the `scrape_cache` table's database
+ * @param log  for cache facts (the key prefix, never a lockdown URL)
+ * @param read what the API already read for this scrape (`answeredByCache`): the first lookup of
+ *             the same key uses it instead of reading again (a miss is not read again either)
  */
-export function createScrapeCache(db: Queryable, log: Logger): ScrapeCache {
+export function createScrapeCache(db: Queryable, log: Logger, read?: CacheAnswer): ScrapeCache {
+  let prefetched = read;
   return {
     async lookup(req) {
       const { options } = req;
@@ -95,7 +112,9 @@ export function createScrapeCache(db: Queryable, log: Logger): ScrapeCache {
         return undefined;
       }
       const key = cacheKey(req.url, options);
-      const entry = await findCached(db, key, options.maxAge, options.minAge);
+      const reuse = prefetched?.key === key && !only ? prefetched : undefined;
+      prefetched = undefined;
+      const entry = reuse ? reuse.entry : await findCached(db, key, options.maxAge, options.minAge);
       if (!entry) {
         log.debug({ cacheKey: key.slice(0, 12), cacheOnly: only }, 'cache miss');
         if (only) throw cacheOnlyMiss(options);

@@ -43,14 +43,14 @@ export async function putCached(
   db: Queryable,
   entry: { key: string; url: string; statusCode: number; body: string; expiresAt: Date },
 ): Promise<void> {
+  // One statement: the delete sees the rows from before the insert, so it keeps the newest
+  // VERSIONS_PER_KEY - 1 of them besides the new one.
   await db.query(
-    `insert into scrape_cache (id, cache_key, url, status_code, body, size_bytes, expires_at) values ($1, $2, $3, $4, $5, $6, $7)`,
+    `with ins as (
+       insert into scrape_cache (id, cache_key, url, status_code, body, size_bytes, expires_at) values ($1, $2, $3, $4, $5, $6, $7) returning id)
+     delete from scrape_cache where cache_key = $2 and id not in (
+       select id from scrape_cache where cache_key = $2 order by cached_at desc, id desc limit ${VERSIONS_PER_KEY - 1})`,
     [newId(), entry.key, entry.url, entry.statusCode, entry.body, Buffer.byteLength(entry.body), entry.expiresAt],
-  );
-  await db.query(
-    `delete from scrape_cache where cache_key = $1 and id not in (
-       select id from scrape_cache where cache_key = $1 order by cached_at desc, id desc limit ${VERSIONS_PER_KEY})`,
-    [entry.key],
   );
 }
 

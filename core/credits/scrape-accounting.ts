@@ -102,11 +102,15 @@ export async function startScrapeAccounting(services: Services, data: AccountedS
       }
     },
     async charge() {
-      await recordScrapeActivity(services.db, data, 'completed', credits, log);
-      if (credits <= 0) return;
-      await chargeCredits(services.db, { teamId: data.teamId, apiKeyId: data.keyId, jobId: data.jobId, kind: 'scrape', refId: data.scrapeId, credits }).catch(
-        (err) => log.error({ err, credits }, 'could not record the credits of a scrape'),
-      );
+      // The activity row and the ledger entry are independent: sent together (no round trip between them).
+      await Promise.all([
+        recordScrapeActivity(services.db, data, 'completed', credits, log),
+        credits <= 0
+          ? undefined
+          : chargeCredits(services.db, { teamId: data.teamId, apiKeyId: data.keyId, jobId: data.jobId, kind: 'scrape', refId: data.scrapeId, credits }).catch(
+            (err) => log.error({ err, credits }, 'could not record the credits of a scrape'),
+          ),
+      ]);
     },
     async failed(error) {
       const lockdownMiss = TrawlError.wrap(error).code === 'SCRAPE_LOCKDOWN_CACHE_MISS';

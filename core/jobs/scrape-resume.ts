@@ -39,8 +39,30 @@ export interface ResumableScrape {
   runUntil: Date;
 }
 
-/** The running scrape recorded under `key` for `teamId`, unless its record expired. */
-export async function findResume(db: Database, key: string, teamId: string): Promise<ResumableScrape | undefined> {
+/** How long a finding "no live record at all" is trusted before the table is read again, ms. */
+const EMPTY_RECHECK_MS = 60_000;
+
+/** Per database whose only writer is this process: whether a live record may exist. */
+const liveRecords = new WeakMap<Database, { maybe: boolean; checkedAt: number; saves: number }>();
+
+/**
+ * The running scrape recorded under `key` for `teamId`, unless its record expired.
+ * @param opts `soleWriter`: only this process writes the table (the in-process queue's one process
+ *             per database), so while it knows of no live record at all the lookup needs no
+ *             statement (most scrapes never answered 408); the table is read again every 60 s
+ */
+export async function findResume(db: Database, key: string, teamId: string, opts: { soleWriter?: boolean } = {}): Promise<ResumableScrape | undefined> {
+  if (opts.soleWriter) {
+    const known = liveRecords.get(db);
+    if (!known || Date.now() - known.checkedAt > EMPTY_RECHECK_MS) {
+      const saves = known?.saves ?? 0;
+      const [row] = await db.query<{ live: boolean }>('select exists (select 1 from scrape_resumes where expires_at > now()) as live');
+      const now = liveRecords.get(db);
+      // A save while this read ran wins: its record may not have been visible to the read.
+      if ((now?.saves ?? 0) === saves) liveRecords.set(db, { maybe: Boolean(row?.live), checkedAt: Date.now(), saves });
+    }
+    if (liveRecords.get(db)?.maybe === false) return undefined;
+  }
   const rows = await db.query<Record<string, any>>(
     'select scrape_id, run_until from scrape_resumes where request_key = $1 and team_id = $2 and expires_at > now()',
     [key, teamId],
@@ -51,6 +73,8 @@ export async function findResume(db: Database, key: string, teamId: string): Pro
 
 /** Records a scrape that keeps running after its request answered 408; prunes expired records. */
 export async function saveResume(db: Database, key: string, teamId: string, scrape: ResumableScrape): Promise<void> {
+  const known = liveRecords.get(db);
+  liveRecords.set(db, { maybe: true, checkedAt: known?.checkedAt ?? 0, saves: (known?.saves ?? 0) + 1 });
   await db.query('delete from scrape_resumes where expires_at <= now()');
   await db.query(
     `insert into scrape_resumes (request_key, scrape_id, team_id, run_until, expires_at) values ($1, $2, $3, $4, $5)

@@ -6,7 +6,7 @@
 import type { Services } from '../services.ts';
 import { runScrape, type ScrapeDeps, type ScrapeRequest } from '../pipeline/scrape.ts';
 import type { Logger } from '../log.ts';
-import { createScrapeCache } from '../cache/index.ts';
+import { createScrapeCache, type CacheAnswer } from '../cache/index.ts';
 import { profileOpener } from '../profiles/index.ts';
 import { saveScrapeRecord } from '../interact/records.ts';
 import { saveDocument } from '../store/documents.ts';
@@ -28,6 +28,8 @@ export interface ScrapeJobData extends ScrapeRequest {
   jobId?: string;
   /** The request's own timeout when the job runs longer (AccountedScrape.requestTimeoutMs), ms. */
   requestTimeoutMs?: number;
+  /** The API looked this request up in the cache and missed: the scrape does not read it again. */
+  cacheMissKey?: string;
 }
 
 /** Result of a scrape job: the serialized Document. */
@@ -38,16 +40,22 @@ export interface ScrapeJobResult {
 /**
  * Runs one scrape job (worker side). Accounting (core/credits/scrape-accounting.ts) wraps it: a team
  * concurrency slot, `metadata.creditsUsed`, one charge per scrape id after success.
+ * @param cached what the API already read from the cache for this request (a hit answered in the
+ *               API process); default: `data.cacheMissKey`'s miss, if any
  */
-export async function handleScrapeJob(services: Services, data: ScrapeJobData, signal: AbortSignal): Promise<ScrapeJobResult> {
+export async function handleScrapeJob(services: Services, data: ScrapeJobData, signal: AbortSignal, cached?: CacheAnswer): Promise<ScrapeJobResult> {
   const account = await startScrapeAccounting(services, data, signal);
   const log = account.log;
   try {
-    const doc = await runScrape(account.request, scrapeDepsFor(services, data.teamId, log, { apiKeyId: data.keyId, jobId: data.jobId ?? data.scrapeId }), signal);
+    const read = cached ?? (data.cacheMissKey ? { key: data.cacheMissKey } : undefined);
+    const doc = await runScrape(account.request, scrapeDepsFor(services, data.teamId, log, { apiKeyId: data.keyId, jobId: data.jobId ?? data.scrapeId }, read), signal);
     account.finish(doc);
     const document = JSON.stringify(doc);
+    // The writes after a scrape are independent: sent together, the database runs them back to back
+    // (one queue on the embedded database, several connections on Postgres) instead of one per round trip.
+    const writes: Promise<unknown>[] = [];
     if (!keepsNoData(data.options)) {
-      await saveDocument(services.db, {
+      writes.push(saveDocument(services.db, {
         id: data.scrapeId,
         jobId: data.jobId ?? null,
         teamId: data.teamId,
@@ -55,13 +63,18 @@ export async function handleScrapeJob(services: Services, data: ScrapeJobData, s
         sourceUrl: data.sourceURL,
         statusCode: Number(doc.metadata.statusCode),
         body: document,
-      });
+      }));
       // A cache hit's content was indexed when it was scraped.
-      if (indexable(data.options) && doc.metadata.cacheState !== 'hit') await indexScrapedDocument(services.db, doc, data.teamId, log);
+      if (indexable(data.options) && doc.metadata.cacheState !== 'hit') writes.push(indexScrapedDocument(services.db, doc, data.teamId, log));
     }
     // What interact needs to replay the scrape; only a tombstone for zero data retention.
-    await saveScrapeRecord(services.db, { id: data.scrapeId, teamId: data.teamId, url: data.url, sourceUrl: data.sourceURL, options: data.options })
-      .catch((err) => log.warn({ err }, 'could not record the scrape for interact'));
+    writes.push(
+      saveScrapeRecord(services.db, { id: data.scrapeId, teamId: data.teamId, url: data.url, sourceUrl: data.sourceURL, options: data.options })
+        .catch((err) => log.warn({ err }, 'could not record the scrape for interact')),
+    );
+    // Every write settles before the outcome is known; the first failure (the document's) fails the scrape, uncharged.
+    const failed = (await Promise.allSettled(writes)).find((r) => r.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
     await account.charge();
     return { document };
   } catch (error) {
@@ -77,7 +90,7 @@ export async function handleScrapeJob(services: Services, data: ScrapeJobData, s
  * (issue 3), the model bound to the team, its tokens counted with `usage`'s key and job (issue 18),
  * and the team's page versions (change tracking, issue 20). Crawl and batch pages can use the same.
  */
-export function scrapeDepsFor(services: Services, teamId: string, log: Logger, usage: Omit<ModelBinding, 'teamId'> = {}): ScrapeDeps {
+export function scrapeDepsFor(services: Services, teamId: string, log: Logger, usage: Omit<ModelBinding, 'teamId'> = {}, cached?: CacheAnswer): ScrapeDeps {
   return {
     model: modelFor(services, { teamId, ...usage }),
     pageVersions: pageVersionStore(services.db, teamId),
@@ -85,7 +98,7 @@ export function scrapeDepsFor(services: Services, teamId: string, log: Logger, u
     log,
     registry: services.registry,
     blobs: services.blobs,
-    cache: createScrapeCache(services.db, log),
+    cache: createScrapeCache(services.db, log, cached),
     profiles: profileOpener(services.db, teamId, log),
     content: services.content,
   };

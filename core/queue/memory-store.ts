@@ -36,6 +36,21 @@ export class QueueStore {
     );
   }
 
+  /**
+   * Inserts a job already claimed by this process (status active, first attempt) so it can start at
+   * once, without a claim statement; the row is what makes it crash safe (resumeInterrupted).
+   * @returns false when the id exists already (nothing changed)
+   */
+  async insertActive(queue: string, name: string, dataJson: string, o: ResolvedJobOptions): Promise<boolean> {
+    const rows = await this.db.query(
+      `INSERT INTO queue_jobs (id, queue, name, data, priority, max_attempts, backoff_ms, run_at, status, attempts)
+       VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, clock_timestamp(), 'active', 1)
+       ON CONFLICT (id) DO NOTHING RETURNING id`,
+      [o.id, queue, name, dataJson, o.priority, o.maxAttempts, o.backoffMs],
+    );
+    return rows.length > 0;
+  }
+
   /** Marks the next due job of `queue` active (lowest priority, then oldest run_at) and returns it. */
   async claim(queue: string): Promise<ClaimedRow | undefined> {
     const rows = await this.db.query<ClaimedRow>(

@@ -5,6 +5,10 @@
  * and run again, at most once: a second interruption fails the job (MAX_INTERRUPTIONS); a clean
  * shutdown puts its running jobs back uncounted. Meant for one process per database: with several
  * processes, use Redis (bullmq.ts).
+ *
+ * Fast path (issue 22): while a queue has a free slot and no waiting job, `add` inserts the job as
+ * already active and starts it at once, and its outcome reaches this process's `waitFor` callers
+ * directly; the row is still written first and completed after, so a crash resumes it as before.
  */
 import type { Database } from '../db/client.ts';
 import { TrawlError } from '../errors.ts';
@@ -53,11 +57,28 @@ export interface MemoryQueueOptions {
   keepFinishedMs?: number;
 }
 
+interface ActiveJob {
+  controller: AbortController;
+  cancelled: boolean;
+  /** The outcome was delivered to this process's waiters (a later `waitFor` must read the table). */
+  settled: boolean;
+  done: Promise<void>;
+}
+
 interface Runner {
   queue: string;
   handler: JobHandler<unknown, unknown>;
   concurrency: number;
-  active: Map<string, { controller: AbortController; cancelled: boolean; done: Promise<void> }>;
+  active: Map<string, ActiveJob>;
+  /** Slots held by `add` while it inserts a job it will start itself. */
+  reserved: number;
+  /**
+   * False once a claim found no due job and nothing was put back to waiting since: a new job may
+   * then start at once (`add`) and a finished one need not look for the next (no claim statement).
+   */
+  backlog: boolean;
+  /** Bumped whenever a job goes to waiting, so a claim that raced with it does not clear `backlog`. */
+  epoch: number;
   pumping: boolean;
   again: boolean;
   timer?: ReturnType<typeof setTimeout>;
@@ -96,9 +117,13 @@ export async function createMemoryQueue(db: Database, log: Logger, options: Memo
     try {
       do {
         r.again = false;
-        while (!closing && r.active.size < r.concurrency) {
+        while (!closing && r.active.size + r.reserved < r.concurrency) {
+          const epoch = r.epoch;
           const row = await store.claim(r.queue);
-          if (!row) break;
+          if (!row) {
+            if (r.epoch === epoch) r.backlog = false;
+            break;
+          }
           if (closing) {
             // Claimed during shutdown: back to waiting, not counted as an interruption.
             await store.release([row.id]).catch((e) => log.warn({ err: e, jobId: row.id }, 'could not release queue job'));
@@ -107,7 +132,7 @@ export async function createMemoryQueue(db: Database, log: Logger, options: Memo
           start(r, row);
         }
       } while (r.again && !closing);
-      if (!closing && r.active.size < r.concurrency) await scheduleNext(r);
+      if (!closing && r.active.size + r.reserved < r.concurrency) await scheduleNext(r);
     } catch (e) {
       log.warn({ err: e, queue: r.queue }, 'queue pump failed');
     } finally {
@@ -125,15 +150,21 @@ export async function createMemoryQueue(db: Database, log: Logger, options: Memo
 
   function start(r: Runner, row: ClaimedRow): void {
     const controller = new AbortController();
-    const entry = { controller, cancelled: false, done: Promise.resolve() };
+    const entry: ActiveJob = { controller, cancelled: false, settled: false, done: Promise.resolve() };
     r.active.set(row.id, entry);
     entry.done = run(r, row, entry).finally(() => {
       r.active.delete(row.id);
-      void pump(r);
+      if (r.backlog) void pump(r);
     });
   }
 
-  async function run(r: Runner, row: ClaimedRow, entry: { controller: AbortController; cancelled: boolean }): Promise<void> {
+  /** Marks that waiting rows may exist, so the next finished job or add looks for them. */
+  function markBacklog(r: Runner): void {
+    r.backlog = true;
+    r.epoch++;
+  }
+
+  async function run(r: Runner, row: ClaimedRow, entry: ActiveJob): Promise<void> {
     const job: QueueJob<unknown> = { id: row.id, queue: row.queue, name: row.name, data: row.data, attempt: row.attempts, maxAttempts: row.max_attempts };
     let outcome: Outcome;
     let retryIn: number | undefined;
@@ -153,10 +184,12 @@ export async function createMemoryQueue(db: Database, log: Logger, options: Memo
       log.error({ err: e, jobId: row.id }, 'could not record queue job outcome');
     }
     if (retryIn !== undefined) {
+      markBacklog(r);
       log.debug({ jobId: row.id, attempt: job.attempt, code: !outcome.ok && outcome.error.code, retryIn }, 'queue job will retry');
       return;
     }
     if (!outcome.ok) log.debug({ jobId: row.id, code: outcome.error.code }, 'queue job failed');
+    entry.settled = true;
     waiters.settle(row.id, outcome.ok ? outcome : { ok: false, error: TrawlError.fromJSON(outcome.error.toJSON()) });
   }
 
@@ -183,9 +216,31 @@ export async function createMemoryQueue(db: Database, log: Logger, options: Memo
       if (closing) throw closedError();
       assertQueueName(queue);
       const o = resolveJobOptions(opts);
-      await store.insert(queue, name, serializeData(data), o);
+      const json = serializeData(data);
       const r = runners.get(queue);
-      if (r) void pump(r);
+      // A free slot and nothing waiting: the job starts here at once, its row inserted as active
+      // (one statement instead of insert, claim, and the claims and due-time reads around it).
+      if (r && !r.backlog && o.delayMs <= 0 && r.active.size + r.reserved < r.concurrency) {
+        r.reserved++;
+        let inserted: boolean;
+        try {
+          inserted = await store.insertActive(queue, name, json, o);
+        } finally {
+          r.reserved--;
+        }
+        if (!inserted) return o.id;
+        if (closing) {
+          await store.release([o.id]).catch((e) => log.warn({ err: e, jobId: o.id }, 'could not release queue job'));
+          return o.id;
+        }
+        start(r, { id: o.id, queue, name, data: JSON.parse(json), attempts: 1, max_attempts: o.maxAttempts, backoff_ms: o.backoffMs });
+        return o.id;
+      }
+      await store.insert(queue, name, json, o);
+      if (r) {
+        markBacklog(r);
+        void pump(r);
+      }
       return o.id;
     },
 
@@ -194,14 +249,16 @@ export async function createMemoryQueue(db: Database, log: Logger, options: Memo
       assertQueueName(queue);
       if (runners.has(queue)) throw new Error(`Queue ${queue} already has a processor in this process`);
       const concurrency = Math.max(1, Math.floor(opts.concurrency));
-      const r: Runner = { queue, handler: handler as JobHandler<unknown, unknown>, concurrency, active: new Map(), pumping: false, again: false };
+      const r: Runner = { queue, handler: handler as JobHandler<unknown, unknown>, concurrency, active: new Map(), reserved: 0, backlog: true, epoch: 0, pumping: false, again: false };
       runners.set(queue, r);
       void pump(r);
     },
 
     async waitFor<R>(jobId: string, timeoutMs: number): Promise<R> {
       if (closing) throw closedError();
-      return waiters.wait<R>(jobId, timeoutMs, pollMs, () => probe(jobId));
+      // A job running here settles its waiters itself: no need to read the table first.
+      const here = activeEntry(jobId);
+      return waiters.wait<R>(jobId, timeoutMs, pollMs, () => probe(jobId), !here || here.settled);
     },
 
     async cancel(jobId: string): Promise<boolean> {

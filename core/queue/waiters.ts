@@ -27,8 +27,10 @@ export class Waiters {
    * Waits for `jobId`'s outcome.
    * @param probe   reads the stored outcome; undefined while the job is unfinished
    * @param pollMs  how often to probe again, ms
+   * @param probeNow false when the caller knows the job is unfinished and its outcome will be settled
+   *                 here (it runs in this process): the first probe waits `pollMs` like the others
    */
-  wait<R>(jobId: string, timeoutMs: number, pollMs: number, probe: () => Promise<Outcome | undefined>): Promise<R> {
+  wait<R>(jobId: string, timeoutMs: number, pollMs: number, probe: () => Promise<Outcome | undefined>, probeNow = true): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       let poll: ReturnType<typeof setInterval> | undefined;
       const waiter: Waiter = {
@@ -59,7 +61,7 @@ export class Waiters {
           },
           (e: unknown) => this.log.debug({ err: e, jobId }, 'waitFor probe failed'),
         );
-      void check();
+      if (probeNow) void check();
       poll = setInterval(check, pollMs);
     });
   }

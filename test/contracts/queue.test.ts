@@ -347,6 +347,40 @@ for (const backend of [memoryBackend('pglite'), memoryBackend('postgres'), bullm
         expect(rows).toEqual([{ status: 'completed', data: null }, { status: 'completed', data: null }]);
       });
 
+      test('a job started at once (free slot) is recorded active while it runs; a busy queue still waits in priority order', async () => {
+        const t = backend.db!();
+        const q = await open();
+        const queue = newQueueName();
+        const order: string[] = [];
+        let releaseFirst!: () => void;
+        const firstGate = new Promise<void>((r) => (releaseFirst = r));
+        let startedFirst!: () => void;
+        const firstStarted = new Promise<void>((r) => (startedFirst = r));
+        await q.process<{ n: number }, number>(queue, async (job) => {
+          order.push(job.name);
+          if (job.name === 'first') {
+            startedFirst();
+            await firstGate;
+          }
+          return job.data.n;
+        }, { concurrency: 1 });
+        const first = await q.add(queue, 'first', { n: 1 });
+        await firstStarted;
+        // The row is written before the handler runs: a crash now resumes the job.
+        expect(await t.db.query('select status, attempts from queue_jobs where id = $1', [first])).toEqual([{ status: 'active', attempts: 1 }]);
+        const low = await q.add(queue, 'low', { n: 2 }, { priority: 5 });
+        const high = await q.add(queue, 'high', { n: 3 }, { priority: 1 });
+        releaseFirst();
+        expect(await q.waitFor(first, 5_000)).toBe(1);
+        expect(await q.waitFor(low, 5_000)).toBe(2);
+        expect(await q.waitFor(high, 5_000)).toBe(3);
+        expect(order).toEqual(['first', 'high', 'low']);
+        // The queue is idle again: the next job starts at once and its result is still stored.
+        const next = await q.add(queue, 'next', { n: 4 });
+        expect(await q.waitFor(next, 5_000)).toBe(4);
+        expect(await t.db.query('select status, result from queue_jobs where id = $1', [next])).toEqual([{ status: 'completed', result: 4 }]);
+      });
+
       test('a job abandoned at close (grace over) is resumed by the next driver', async () => {
         const queue = newQueueName();
         const a = await open();

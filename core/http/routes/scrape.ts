@@ -52,14 +52,16 @@ export function scrapeRoutes(services: Services) {
         if (!cacheOnly(resolved)) await assertFetchable(url, services.config.targets);
         // An identical repeat of a request that answered 408 processing_continues joins its job (compat.md §4).
         const key = resumeKey(principal.teamId, principal.keyId, body);
-        const running = await findResume(services.db, key, principal.teamId);
+        const running = await findResume(services.db, key, principal.teamId, { soleWriter: services.queue.kind === 'memory' });
         const scrapeId = running?.scrapeId ?? newId();
         const data: ScrapeJobData = { scrapeId, url, sourceURL: body.url, options: { ...resolved, timeout: jobTimeout(resolved.timeout) }, requestTimeoutMs: resolved.timeout, teamId: principal.teamId, keyId: principal.keyId };
-        // A cache hit needs no fetch: answer it here, without the queue round trip.
-        if (!running && (await answeredByCache(services.db, url, resolved))) {
-          const result = await withDeadline(resolved.timeout, undefined, (signal) => handleScrapeJob(services, { ...data, options: resolved }, signal));
+        // A cache hit needs no fetch: answer it here, without the queue round trip (and without reading the entry again).
+        const cache = running ? undefined : await answeredByCache(services.db, url, resolved);
+        if (cache?.answered) {
+          const result = await withDeadline(resolved.timeout, undefined, (signal) => handleScrapeJob(services, { ...data, options: resolved }, signal, cache.read));
           return rawJson(`{"success":true,"data":${result.document}}`);
         }
+        if (cache?.read) data.cacheMissKey = cache.read.key;
         const runUntil = running?.runUntil ?? new Date(Date.now() + data.options.timeout);
         if (!running) await services.queue.add(SCRAPE_QUEUE, 'scrape', data, { id: scrapeId });
         let result: ScrapeJobResult;
