@@ -28,7 +28,7 @@ const post = async (body: unknown) => {
 
 describe.skipIf(!hasRedis)('api + worker', () => {
   test('408 processing_continues, then the repeat joins the job on the worker', async () => {
-    const body = { url: site.url('/slow?ms=3000&resume=cluster'), timeout: 2000, maxAge: 0 };
+    const body = { url: site.url('/slow?ms=5000&resume=cluster'), timeout: 4000, maxAge: 0 };
     const first = await post(body);
     expect(first.status).toBe(408);
     expect(first.body.details).toMatchObject({ state: 'processing_continues' });
@@ -37,6 +37,6 @@ describe.skipIf(!hasRedis)('api + worker', () => {
     const again = await post(body);
     expect(again.status).toBe(200);
     expect(again.body.data.markdown).toContain('The slow page finally answered.');
-    expect(site.count('/slow?ms=3000&resume=cluster')).toBe(1);
+    expect(site.count('/slow?ms=5000&resume=cluster')).toBe(1);
   }, 60_000);
 });

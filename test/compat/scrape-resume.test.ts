@@ -31,8 +31,8 @@ test('a job gets twice the request timeout, at most 300 s', () => {
 });
 
 test('raw HTTP: 408 processing_continues, then the identical POST joins the running job', async () => {
-  // The page answers after 3 s; the request's timeout is 2 s, its job's budget 4 s.
-  const body = { url: site.url('/slow?ms=3000&resume=raw'), timeout: 2000, maxAge: 0 };
+  // The page answers after 5 s; the request's timeout is 4 s, its job's budget 8 s (3 s to spare on a loaded machine).
+  const body = { url: site.url('/slow?ms=5000&resume=raw'), timeout: 4000, maxAge: 0 };
   const first = await trawl.post('/v2/scrape', body);
   expect(first.status).toBe(408);
   expect(first.body).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT', details: { state: 'processing_continues' } });
@@ -41,19 +41,19 @@ test('raw HTTP: 408 processing_continues, then the identical POST joins the runn
   const again = await trawl.post('/v2/scrape', body);
   expect(again.status).toBe(200);
   expect(again.body.data.markdown).toContain('The slow page finally answered.');
-  expect(site.count('/slow?ms=3000&resume=raw')).toBe(1);
+  expect(site.count('/slow?ms=5000&resume=raw')).toBe(1);
   // The result was collected: a third identical request is a new scrape.
   const third = await trawl.post('/v2/scrape', body);
   expect(third.status).toBe(408);
-  expect(site.count('/slow?ms=3000&resume=raw')).toBe(2);
+  expect(site.count('/slow?ms=5000&resume=raw')).toBe(2);
 });
 
 test('a different body does not join', async () => {
-  const body = { url: site.url('/slow?ms=3000&resume=other'), timeout: 2000, maxAge: 0 };
+  const body = { url: site.url('/slow?ms=5000&resume=other'), timeout: 4000, maxAge: 0 };
   expect((await trawl.post('/v2/scrape', body)).status).toBe(408);
   const other = await trawl.post('/v2/scrape', { ...body, onlyMainContent: false });
   expect(other.status).toBe(408);
-  expect(site.count('/slow?ms=3000&resume=other')).toBe(2);
+  expect(site.count('/slow?ms=5000&resume=other')).toBe(2);
 });
 
 test('a job slower than its whole budget ends in a plain 408 for the repeat', async () => {
@@ -69,7 +69,7 @@ test('a job slower than its whole budget ends in a plain 408 for the repeat', as
 
 test('the SDK resumes by itself and gets the document from one fetch', async () => {
   const fc = new Firecrawl({ apiKey: '', apiUrl: trawl.base });
-  const doc = await fc.scrape(site.url('/slow?ms=3000&resume=sdk'), { timeout: 2000, maxAge: 0 });
+  const doc = await fc.scrape(site.url('/slow?ms=5000&resume=sdk'), { timeout: 4000, maxAge: 0 });
   expect(doc.markdown).toContain('The slow page finally answered.');
-  expect(site.count('/slow?ms=3000&resume=sdk')).toBe(1);
+  expect(site.count('/slow?ms=5000&resume=sdk')).toBe(1);
 });
