@@ -124,7 +124,9 @@ async function benchTrawl(label: string, root: string): Promise<void> {
         body: JSON.stringify({ url: `${site.url(i % PAGES)}?r=${i}`, formats: ['markdown'], maxAge: 0, storeInCache: false }),
       });
       const body = (await res.json()) as { success?: boolean; data?: { markdown?: string } };
-      if (!res.ok || !body.data?.markdown?.includes('Harbour notice')) throw new Error(`HTTP ${res.status}`);
+      if (!res.ok || !body.data?.markdown?.includes('Harbour notice')) {
+        throw new Error(`HTTP ${res.status} ${JSON.stringify(body).slice(0, 160)}`);
+      }
       return performance.now() - t0;
     };
     // Warm-up: browsers launched, code loaded.
@@ -150,8 +152,8 @@ async function drive(tool: string, concurrency: number, one: (i: number) => Prom
         const i = next++;
         try {
           latencies.push(await one(concurrency * 1_000_000 + i));
-        } catch {
-          failures++;
+        } catch (e) {
+          if (failures++ < 3) console.error(`${tool} c=${concurrency}: ${(e as Error).message}`);
         }
       }
     }),
