@@ -89,7 +89,8 @@ interface Slot {
 }
 
 export interface PoolStats {
-  browsers: { id: number; pid: number | undefined; state: Slot['state']; active: number; jobs: number }[];
+  /** `active`: leases held; `closing`: released leases whose context is still closing. */
+  browsers: { id: number; pid: number | undefined; state: Slot['state']; active: number; closing: number; jobs: number }[];
   waiting: number;
   launched: number;
   crashed: number;
@@ -181,7 +182,7 @@ export class BrowserPool {
 
   stats(): PoolStats {
     return {
-      browsers: [...this.slots.values()].map((s) => ({ id: s.id, pid: s.pid, state: s.state, active: s.active, jobs: s.jobs })),
+      browsers: [...this.slots.values()].map((s) => ({ id: s.id, pid: s.pid, state: s.state, active: s.active, closing: s.closing, jobs: s.jobs })),
       waiting: this.waiters.length,
       launched: this.launched,
       crashed: this.crashes,
