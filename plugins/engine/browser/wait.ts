@@ -47,7 +47,10 @@ async function loaded(page: Page, capMs: number): Promise<void> {
         () => 'loaded' as const,
         (e: unknown) => (/context was destroyed|navigat|Cannot find context/i.test(String((e as Error)?.message)) ? ('again' as const) : ('failed' as const)),
       );
-    const result = await Promise.race([done, sleep(Math.max(1, end - Date.now())).then(() => 'timeout' as const)]);
+    const cap = new AbortController();
+    const timeout = sleep(Math.max(1, end - Date.now()), cap.signal).then(() => 'timeout' as const, () => 'timeout' as const);
+    const result = await Promise.race([done, timeout]);
+    cap.abort(); // no timer left behind once the page has loaded
     if (result !== 'again') return;
     await sleep(50);
   }
