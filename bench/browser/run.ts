@@ -11,12 +11,20 @@
  * incognito context per scrape and intercepts requests (SSRF guard, ad blocking).
  *
  *   bun bench/browser/run.ts [--pages 200] [--chromium /usr/bin/chromium] [--pool 2] [--only trawl|crawlee]
+ *                            [--rounds 3] [--root before=/tmp/trawl-before --root after=.] [--trawl-log /tmp/logs]
+ *
+ * On a shared, loaded machine one run says little: `--rounds N` runs every side N times, alternating
+ * them (each round in a rotated order), and prints each Trawl side's ratios to Crawlee per round and
+ * their medians. `--root label=dir` (repeatable) benchmarks the Trawl checkout in `dir` under `label`,
+ * so a change is measured against a copy of the code before it in the same run. `--trawl-log dir`
+ * runs Trawl at debug level with its log in `dir/<label>-<round>.log` and prints where a browser
+ * scrape's time went (median ms per phase of the engine's "browser scrape done" lines).
  *
  * Needs no network beyond 127.0.0.1. Prints a table and a JSON summary on the last line.
  */
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { startBenchSite } from './site.ts';
 
@@ -26,8 +34,18 @@ const { values } = parseArgs({
     chromium: { type: 'string', default: '/usr/bin/chromium' },
     pool: { type: 'string', default: '2' },
     only: { type: 'string' },
+    rounds: { type: 'string', default: '1' },
+    root: { type: 'string', multiple: true },
+    'trawl-log': { type: 'string' },
   },
 });
+const ROUNDS = Math.max(1, Number(values.rounds));
+const ROOTS: [string, string][] = (values.root ?? [`trawl=${join(import.meta.dir, '..', '..')}`]).map((r) => {
+  const at = r.indexOf('=');
+  return at > 0 ? [r.slice(0, at), r.slice(at + 1)] : ['trawl', r];
+});
+const LOG_DIR = values['trawl-log'];
+if (LOG_DIR) mkdirSync(LOG_DIR, { recursive: true });
 const PAGES = Number(values.pages);
 const CHROMIUM = values.chromium!;
 const POOL = Number(values.pool);
@@ -35,6 +53,7 @@ const LEVELS = [1, 8];
 
 export interface RunResult {
   tool: string;
+  round: number;
   concurrency: number;
   pages: number;
   failures: number;
@@ -45,10 +64,13 @@ export interface RunResult {
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 
+let round = 0;
+
 function summarize(tool: string, concurrency: number, latencies: number[], failures: number, wallMs: number): RunResult {
   const sorted = [...latencies].sort((a, b) => a - b);
   return {
     tool,
+    round,
     concurrency,
     pages: latencies.length,
     failures,
@@ -64,8 +86,8 @@ const results: RunResult[] = [];
 // ---------------------------------------------------------------------------------------------
 // Trawl: one `trawl serve` process.
 
-async function benchTrawl(): Promise<void> {
-  const root = join(import.meta.dir, '..', '..');
+async function benchTrawl(label: string, root: string): Promise<void> {
+  const logFile = LOG_DIR ? join(LOG_DIR, `${label}-${round}.log`) : undefined;
   const dataDir = mkdtempSync(join(tmpdir(), 'trawl-bench-browser-'));
   const port = 20000 + Math.floor(Math.random() * 20000);
   const proc = Bun.spawn([process.execPath, join(root, 'bin', 'trawl.ts'), 'serve'], {
@@ -78,13 +100,13 @@ async function benchTrawl(): Promise<void> {
       TRAWL_DATA_DIR: dataDir,
       TRAWL_AUTH: 'off',
       TRAWL_ALLOW_PRIVATE_TARGETS: 'true',
-      TRAWL_LOG_LEVEL: 'warn',
+      TRAWL_LOG_LEVEL: logFile ? 'debug' : 'warn',
       CHROMIUM_PATH: CHROMIUM,
       TRAWL_BROWSER_POOL_SIZE: String(POOL),
       TRAWL_WORKER_CONCURRENCY: '8',
       TRAWL_TEAM_CONCURRENCY: '16',
     },
-    stdout: 'ignore',
+    stdout: logFile ? Bun.file(logFile) : 'ignore',
     stderr: 'inherit',
   });
   const base = `http://127.0.0.1:${port}`;
@@ -102,12 +124,14 @@ async function benchTrawl(): Promise<void> {
         body: JSON.stringify({ url: `${site.url(i % PAGES)}?r=${i}`, formats: ['markdown'], maxAge: 0, storeInCache: false }),
       });
       const body = (await res.json()) as { success?: boolean; data?: { markdown?: string } };
-      if (!res.ok || !body.data?.markdown?.includes('Harbour notice')) throw new Error(`HTTP ${res.status}`);
+      if (!res.ok || !body.data?.markdown?.includes('Harbour notice')) {
+        throw new Error(`HTTP ${res.status} ${JSON.stringify(body).slice(0, 160)}`);
+      }
       return performance.now() - t0;
     };
     // Warm-up: browsers launched, code loaded.
     await Promise.all(Array.from({ length: 8 }, (_, i) => scrape(100_000 + i).catch(() => 0)));
-    for (const c of LEVELS) results.push(await drive('trawl', c, scrape));
+    for (const c of LEVELS) results.push(await drive(label, c, scrape));
   } finally {
     proc.kill('SIGTERM');
     await Promise.race([proc.exited, Bun.sleep(15_000)]);
@@ -128,8 +152,8 @@ async function drive(tool: string, concurrency: number, one: (i: number) => Prom
         const i = next++;
         try {
           latencies.push(await one(concurrency * 1_000_000 + i));
-        } catch {
-          failures++;
+        } catch (e) {
+          if (failures++ < 3) console.error(`${tool} c=${concurrency}: ${(e as Error).message}`);
         }
       }
     }),
@@ -145,7 +169,7 @@ async function benchCrawlee(): Promise<void> {
   try {
     crawlee = await import('@crawlee/puppeteer' as string);
   } catch {
-    for (const c of LEVELS) results.push({ tool: 'crawlee (not installed)', concurrency: c, pages: 0, failures: 0, p50Ms: NaN, p95Ms: NaN, pagesPerSecond: NaN });
+    for (const c of LEVELS) results.push({ tool: 'crawlee (not installed)', round, concurrency: c, pages: 0, failures: 0, p50Ms: NaN, p95Ms: NaN, pagesPerSecond: NaN });
     return;
   }
   const puppeteer = await import('puppeteer-core');
@@ -197,10 +221,10 @@ async function benchCrawlee(): Promise<void> {
         },
         config,
       );
-      const urls = Array.from({ length: PAGES }, (_, i) => ({ url: `${site.url(i % PAGES)}?c=${c}&r=${i}`, uniqueKey: `${c}-${i}` }));
+      const urls = Array.from({ length: PAGES }, (_, i) => ({ url: `${site.url(i % PAGES)}?c=${c}&r=${i}&round=${round}`, uniqueKey: `${round}-${c}-${i}` }));
       // 8 warm-up pages first (browsers launched), not measured.
-      await crawler.run([...Array.from({ length: 8 }, (_, i) => ({ url: `${site.url(i)}?warm=${c}-${i}`, uniqueKey: `w${c}-${i}` })), ...urls]);
-      results.push(summarize('crawlee PuppeteerCrawler', c, latencies, failures, last - first));
+      await crawler.run([...Array.from({ length: 8 }, (_, i) => ({ url: `${site.url(i)}?warm=${c}-${i}&round=${round}`, uniqueKey: `w${round}-${c}-${i}` })), ...urls]);
+      results.push(summarize('crawlee', c, latencies, failures, last - first));
       await crawler.teardown?.();
     }
   } finally {
@@ -208,16 +232,74 @@ async function benchCrawlee(): Promise<void> {
   }
 }
 
-if (values.only !== 'crawlee') await benchTrawl();
-if (values.only !== 'trawl') await benchCrawlee();
+const sides: { label: string; run: () => Promise<void> }[] = [
+  ...(values.only === 'crawlee' ? [] : ROOTS.map(([label, root]) => ({ label, run: () => benchTrawl(label, root) }))),
+  ...(values.only === 'trawl' ? [] : [{ label: 'crawlee', run: benchCrawlee }]),
+];
+for (round = 1; round <= ROUNDS; round++) {
+  // Rotate the order every round, so no side always runs first (or right after the same neighbour).
+  const shift = (round - 1) % sides.length;
+  for (const side of [...sides.slice(shift), ...sides.slice(0, shift)]) await side.run();
+}
 site.stop();
 
-console.log(`\nBrowser scrape benchmark: ${PAGES} client-rendered pages per run, ${CHROMIUM}, pool of ${POOL} browsers\n`);
-console.log('tool                      conc  pages  fail   p50 ms   p95 ms   pages/s');
+console.log(`\nBrowser scrape benchmark: ${PAGES} client-rendered pages per run, ${CHROMIUM}, pool of ${POOL} browsers, ${ROUNDS} round(s)\n`);
+console.log('round tool            conc  pages  fail   p50 ms   p95 ms   pages/s');
 for (const r of results) {
   console.log(
-    `${r.tool.padEnd(26)}${String(r.concurrency).padStart(4)}${String(r.pages).padStart(7)}${String(r.failures).padStart(6)}${String(r.p50Ms).padStart(9)}${String(r.p95Ms).padStart(9)}${String(r.pagesPerSecond).padStart(10)}`,
+    `${String(r.round).padStart(5)} ${r.tool.padEnd(16)}${String(r.concurrency).padStart(4)}${String(r.pages).padStart(7)}${String(r.failures).padStart(6)}${String(r.p50Ms).padStart(9)}${String(r.p95Ms).padStart(9)}${String(r.pagesPerSecond).padStart(10)}`,
   );
 }
-console.log(JSON.stringify({ pages: PAGES, pool: POOL, results }));
+printRatios();
+if (LOG_DIR) printPhases();
+console.log(JSON.stringify({ pages: PAGES, pool: POOL, rounds: ROUNDS, results }));
+
+/** Per round: each Trawl side's pages/s and p50 over Crawlee's in the same round; then the medians. */
+function printRatios(): void {
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? NaN;
+  const find = (tool: string, r: number, c: number) => results.find((x) => x.tool === tool && x.round === r && x.concurrency === c);
+  console.log('\nratios to Crawlee in the same round (pages/s: higher is better; p50: lower is better)');
+  console.log('tool            conc  pages/s ratio per round       median   p50 ratio per round          median');
+  for (const [label] of ROOTS) {
+    for (const c of LEVELS) {
+      const speed: number[] = [];
+      const p50: number[] = [];
+      for (let r = 1; r <= ROUNDS; r++) {
+        const t = find(label, r, c);
+        const k = find('crawlee', r, c);
+        if (!t || !k) continue;
+        speed.push(t.pagesPerSecond / k.pagesPerSecond);
+        p50.push(t.p50Ms / k.p50Ms);
+      }
+      if (!speed.length) continue;
+      const f = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(' ').padEnd(26);
+      console.log(`${label.padEnd(16)}${String(c).padStart(4)}  ${f(speed)}${median(speed).toFixed(2).padStart(6)}   ${f(p50)}${median(p50).toFixed(2).padStart(9)}`);
+    }
+  }
+}
+
+/** Median ms per phase of the browser engine's scrapes (its debug log), per Trawl side. */
+function printPhases(): void {
+  console.log('\nwhere a browser scrape went (median ms per phase, all rounds and levels; "pipeline" is the whole scrape job)');
+  for (const [label] of ROOTS) {
+    const phases = new Map<string, number[]>();
+    for (let r = 1; r <= ROUNDS; r++) {
+      let text = '';
+      try {
+        text = readFileSync(join(LOG_DIR!, `${label}-${r}.log`), 'utf8');
+      } catch {
+        continue;
+      }
+      for (const line of text.split('\n')) {
+        if (!line.startsWith('{')) continue;
+        const rec = JSON.parse(line) as { msg?: string; ms?: number | Record<string, number> };
+        const add = (k: string, v: number) => phases.set(k, [...(phases.get(k) ?? []), v]);
+        if (rec.msg === 'browser scrape done' && rec.ms && typeof rec.ms === 'object') for (const [k, v] of Object.entries(rec.ms)) add(k, v);
+        if (rec.msg === 'scraped' && typeof rec.ms === 'number') add('pipeline', rec.ms);
+      }
+    }
+    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+    console.log(`${label}: ${[...phases].map(([k, v]) => `${k} ${med(v)}`).join(', ')}`);
+  }
+}
 process.exit(0);

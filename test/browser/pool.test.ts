@@ -114,6 +114,27 @@ describe('browser pool', () => {
     }
   });
 
+  test('a released lease frees its place at once: the next job does not wait for the old context to close', async () => {
+    const pool = newPool({ size: 1, pagesPerBrowser: 1 });
+    try {
+      const first = await pool.acquire();
+      const closing = first.release(); // not awaited: its context is still closing
+      expect(pool.stats().browsers[0]).toMatchObject({ active: 0, closing: 1 });
+      const second = await pool.acquire();
+      expect(second.context).not.toBe(first.context); // a fresh context all the same
+      expect(pool.stats().browsers[0]!.active).toBe(1);
+      await closing;
+      expect(first.page.isClosed()).toBe(true);
+      expect(pool.stats().browsers[0]).toMatchObject({ active: 1, closing: 0 });
+      await second.release();
+      const third = await fetchWithBrowser(pool, engineRequest(site.url('/js')), env.ctx());
+      expect(third.text).toContain('Rendered by JavaScript');
+    } finally {
+      await pool.close();
+    }
+    expect(pgrep(poolDir())).toEqual([]);
+  });
+
   test('a Chromium that cannot start is a clear 503', async () => {
     const pool = new BrowserPool({ chromiumPath: '/nonexistent/chromium', dataDir: env.config.dataDir, size: 1, log: env.ctx().log });
     try {

@@ -56,7 +56,9 @@ export async function fetchWithBrowser(
     for (let attempt = 0; ; attempt++) {
       let lease: Lease | undefined;
       try {
+        const t0 = Date.now();
         lease = await pool.acquire({ signal: job.signal });
+        job.mark('acquire', t0);
         const l = lease;
         const tab = tabCrashSignal(l, request.url);
         return await job.run(() => scrapeOnPage(l, request, actions, ctx, job, opts), AbortSignal.any([l.crashSignal, tab, l.gate.signal]));
@@ -86,6 +88,7 @@ async function scrapeOnPage(
   opts: BrowserFetchOptions,
 ): Promise<EngineResponse> {
   const { page } = lease;
+  let t = Date.now();
   const state = await preparePage(page, request, {
     gate: lease.gate,
     maxBytes: ctx.config.maxFetchBytes,
@@ -97,6 +100,7 @@ async function scrapeOnPage(
   const origins = profile ? trackOrigins(page, profile.state?.origins.map((o) => o.origin)) : undefined;
   page.setDefaultTimeout(Math.max(1, job.remaining()));
   page.setDefaultNavigationTimeout(Math.max(1, job.remaining()));
+  t = job.mark('prepare', t);
 
   let response;
   try {
@@ -105,8 +109,10 @@ async function scrapeOnPage(
     throw navigationError(e, request, state, lease.crashed);
   }
   if (state.refusedNavigation) throw navigationError(new Error('net::ERR_BLOCKED_BY_CLIENT'), request, state, false);
+  t = job.mark('navigate', t);
 
   await smartWait(page, Math.min(SMART_WAIT_MAX_MS, Math.floor((job.remaining() - 2_000) / 2)));
+  t = job.mark('smartWait', t);
   const waitFor = request.options.waitFor ?? 0;
   if (waitFor > 0) await sleep(Math.min(waitFor, Math.max(0, job.remaining() - 1_000)), job.signal);
 
@@ -117,7 +123,9 @@ async function scrapeOnPage(
   if (state.crashed) throw new TrawlError('SCRAPE_SITE_ERROR', `[browser] the page crashed the browser tab: ${request.url}`);
 
   if (request.options.blockAds !== false) await page.evaluate(removeCookieBanners, COOKIE_BANNER_SELECTORS).catch(() => 0);
+  t = job.mark('actions', t);
   const captures = request.captures ? await takeCaptures(page, request.captures, ctx) : undefined;
+  t = job.mark('captures', t);
 
   const main = state.mainResponse ?? response ?? undefined;
   const headers = main?.headers() ?? {};
@@ -136,7 +144,11 @@ async function scrapeOnPage(
       .then((saved) => profile.save!(saved))
       .catch((err) => ctx.log.warn({ err, profile: profile.name }, 'could not save the profile'));
   }
-  ctx.log.debug({ url: page.url(), status: main?.status(), adsBlocked: state.adsBlocked, refused: state.refused + lease.gate.refused }, 'browser scrape done');
+  job.mark('read', t);
+  ctx.log.debug(
+    { url: page.url(), status: main?.status(), adsBlocked: state.adsBlocked, refused: state.refused + lease.gate.refused, ms: job.phases },
+    'browser scrape done',
+  );
   return {
     url: page.url() || request.url,
     statusCode: main?.status() ?? 200,
@@ -220,6 +232,16 @@ class JobClock {
 
   remaining(): number {
     return this.end - Date.now();
+  }
+
+  /** Time spent per phase of the scrape, ms (the debug log's `ms`: where a scrape's time went). */
+  readonly phases: Record<string, number> = {};
+
+  /** Adds the time since `since` to `phase`; returns now. */
+  mark(phase: string, since: number): number {
+    const now = Date.now();
+    this.phases[phase] = (this.phases[phase] ?? 0) + now - since;
+    return now;
   }
 
   /**

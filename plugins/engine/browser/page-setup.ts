@@ -9,7 +9,7 @@
  * network (the main document's response, a refused navigation, a tab crash) is recorded in the returned
  * state for the engine to report.
  */
-import type { CDPSession, HTTPRequest, HTTPResponse, Page, Protocol } from 'puppeteer-core';
+import type { Browser, CDPSession, HTTPRequest, HTTPResponse, Page, Protocol } from 'puppeteer-core';
 import { getDomain } from 'tldts';
 import type { EngineRequest } from '../../../core/plugin.ts';
 import type { Logger } from '../../../core/log.ts';
@@ -62,7 +62,24 @@ export interface PrepareOptions {
   log?: Logger;
 }
 
-/** Applies the request's options to a fresh page (before navigation). */
+/** Chromium's version and default user agent, asked once per browser (they never change while it runs). */
+const identities = new WeakMap<Browser, Promise<{ version: string; userAgent: string }>>();
+
+function identity(browser: Browser): Promise<{ version: string; userAgent: string }> {
+  let known = identities.get(browser);
+  if (!known) {
+    known = Promise.all([browser.version(), browser.userAgent()]).then(([version, userAgent]) => ({ version, userAgent }));
+    known.catch(() => identities.delete(browser));
+    identities.set(browser, known);
+  }
+  return known;
+}
+
+/**
+ * Applies the request's options to a fresh page (before navigation). The settings are independent
+ * DevTools commands, sent together rather than one round trip after another (each costs tens of ms
+ * on a busy machine); the listeners are in place before any of them can let a request through.
+ */
 export async function preparePage(page: Page, request: EngineRequest, opts: PrepareOptions): Promise<PageState> {
   // First the gate: until it knows the scrape's rules it refuses every connection.
   const resolver = opts.gate.configure({
@@ -72,15 +89,16 @@ export async function preparePage(page: Page, request: EngineRequest, opts: Prep
     maxBytes: opts.maxBytes,
     log: opts.log,
   });
-  const cdp = await page.createCDPSession();
+  const [cdp, browser] = await Promise.all([page.createCDPSession(), identity(page.browser())]);
   const state: PageState = { refused: 0, adsBlocked: 0, crashed: false, cdp, gate: opts.gate };
   const options = request.options;
+  const pending: Promise<unknown>[] = [];
 
-  if (options.skipTlsVerification !== false) await cdp.send('Security.setIgnoreCertificateErrors', { ignore: true });
+  if (options.skipTlsVerification !== false) pending.push(cdp.send('Security.setIgnoreCertificateErrors', { ignore: true }));
 
   // User agent, device and language.
   const headers = normalizeHeaders(request.headers);
-  const version = await page.browser().version(); // "Chrome/156.0.8078.79"
+  const version = browser.version; // "Chrome/156.0.8078.79"
   const full = version.split('/')[1] ?? '0.0.0.0';
   const major = full.split('.')[0]!;
   const mobile = options.mobile === true;
@@ -90,7 +108,7 @@ export async function preparePage(page: Page, request: EngineRequest, opts: Prep
     customUserAgent ??
     (mobile
       ? `Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Mobile Safari/537.36`
-      : (await page.browser().userAgent()).replace('HeadlessChrome/', 'Chrome/'));
+      : browser.userAgent.replace('HeadlessChrome/', 'Chrome/'));
   // Client hints (navigator.userAgentData, Sec-CH-UA*) matching our own user agent; none for a custom one.
   const metadata: Protocol.Emulation.UserAgentMetadata | undefined = customUserAgent
     ? undefined
@@ -107,21 +125,23 @@ export async function preparePage(page: Page, request: EngineRequest, opts: Prep
         model: mobile ? 'Pixel 8' : '',
         mobile,
       };
-  await page.setUserAgent({ userAgent, userAgentMetadata: metadata });
-  await page.setViewport(mobile ? MOBILE_VIEWPORT : DESKTOP_VIEWPORT);
-
   const { timezone, languages } = locationEmulation(options.location);
+  const userAgentSet = page.setUserAgent({ userAgent, userAgentMetadata: metadata });
+  pending.push(userAgentSet, page.setViewport(mobile ? MOBILE_VIEWPORT : DESKTOP_VIEWPORT));
   if (languages) {
     // navigator.language(s) and the Accept-Language of every request; Chromium adds the q-values.
-    await cdp.send('Network.setUserAgentOverride', { userAgent, acceptLanguage: languages.join(','), userAgentMetadata: metadata });
-    await cdp.send('Emulation.setLocaleOverride', { locale: languages[0]!.replace('_', '-') }).catch(() => undefined);
+    // After the plain user agent is set, so this override (with the languages) is the one that stays.
+    pending.push(
+      userAgentSet.then(() => cdp.send('Network.setUserAgentOverride', { userAgent, acceptLanguage: languages.join(','), userAgentMetadata: metadata })),
+      cdp.send('Emulation.setLocaleOverride', { locale: languages[0]!.replace('_', '-') }).catch(() => undefined),
+    );
     headers['accept-language'] ??= acceptLanguage(languages);
   }
-  if (timezone) await page.emulateTimezone(timezone).catch(() => undefined);
+  if (timezone) pending.push(page.emulateTimezone(timezone).catch(() => undefined));
   // Accept-Language goes everywhere; the request's other headers (cookies, tokens) only to the target's
   // own site, never to third-party hosts the page loads from.
   const { 'accept-language': lang, ...siteHeaders } = headers;
-  if (lang) await page.setExtraHTTPHeaders({ 'accept-language': lang });
+  if (lang) pending.push(page.setExtraHTTPHeaders({ 'accept-language': lang }));
   const targetSite = siteOf(request.url);
   const hasSiteHeaders = Object.keys(siteHeaders).length > 0;
 
@@ -137,7 +157,7 @@ export async function preparePage(page: Page, request: EngineRequest, opts: Prep
   page.on('request', (r) => {
     if (r.isNavigationRequest() && r.frame() === page.mainFrame()) state.navigationUrl = r.url();
   });
-  await page.setBypassServiceWorker(true);
+  pending.push(page.setBypassServiceWorker(true));
 
   // The proxy route and its credentials are the gate's business: Chromium only ever sees the gate.
 
@@ -145,10 +165,11 @@ export async function preparePage(page: Page, request: EngineRequest, opts: Prep
   const guard = request.targets.allowAll ? undefined : createHostGuard(request.targets, resolver.addresses);
   const blockAds = options.blockAds !== false;
   if (guard || blockAds || hasSiteHeaders || options.threatProtection) {
-    await page.setRequestInterception(true);
     page.on('request', (req) => void decide(req).catch(() => undefined));
+    pending.push(page.setRequestInterception(true));
   }
-  if (blockAds) await page.evaluateOnNewDocument(installCookieBannerStyle, COOKIE_BANNER_CSS);
+  if (blockAds) pending.push(page.evaluateOnNewDocument(installCookieBannerStyle, COOKIE_BANNER_CSS));
+  await Promise.all(pending);
 
   async function decide(req: HTTPRequest): Promise<void> {
     if (req.isInterceptResolutionHandled()) return;

@@ -78,14 +78,19 @@ interface Slot {
   /** Aborted on a crash (leases expose its signal). */
   crash: AbortController;
   active: number;
+  /** Released leases whose context is still closing (they hold no job, but still hold memory). */
+  closing: number;
   jobs: number;
   /** A context, page and gate opened ahead of the next job, so acquiring is instant. */
   spare?: Promise<Spare | undefined>;
+  /** True once `spare` has settled (a job taking it does not wait). */
+  spareReady?: boolean;
   idleTimer?: ReturnType<typeof setTimeout>;
 }
 
 export interface PoolStats {
-  browsers: { id: number; pid: number | undefined; state: Slot['state']; active: number; jobs: number }[];
+  /** `active`: leases held; `closing`: released leases whose context is still closing. */
+  browsers: { id: number; pid: number | undefined; state: Slot['state']; active: number; closing: number; jobs: number }[];
   waiting: number;
   launched: number;
   crashed: number;
@@ -148,6 +153,9 @@ export class BrowserPool {
         if (slot.spare) {
           const spare = slot.spare;
           slot.spare = undefined;
+          slot.spareReady = false;
+          // The next spare opens when a job ends (settle), not now: opening a context and page keeps the
+          // browser busy for 100-200 ms, and this job's own setup and navigation would wait behind it.
           opened = await spare;
           if (opened?.page.isClosed()) {
             opened.gate.close();
@@ -174,7 +182,7 @@ export class BrowserPool {
 
   stats(): PoolStats {
     return {
-      browsers: [...this.slots.values()].map((s) => ({ id: s.id, pid: s.pid, state: s.state, active: s.active, jobs: s.jobs })),
+      browsers: [...this.slots.values()].map((s) => ({ id: s.id, pid: s.pid, state: s.state, active: s.active, closing: s.closing, jobs: s.jobs })),
       waiting: this.waiters.length,
       launched: this.launched,
       crashed: this.crashes,
@@ -190,11 +198,15 @@ export class BrowserPool {
     return [...this.slots.values()].filter((s) => s.state !== 'dead').length;
   }
 
-  /** The open browser with the fewest jobs that still has room. */
+  /**
+   * The open browser that still has room (fewer than `cap` jobs, and fewer than `cap` contexts still
+   * closing): one whose spare page is ready first, then the one with the fewest jobs.
+   */
   private pick(): Slot | undefined {
     let best: Slot | undefined;
+    const rank = (s: Slot) => (s.spareReady ? 0 : 1_000) + s.active;
     for (const s of this.slots.values()) {
-      if ((s.state === 'ready' || s.state === 'launching') && s.active < this.cap && (!best || s.active < best.active)) best = s;
+      if ((s.state === 'ready' || s.state === 'launching') && s.active < this.cap && s.closing < this.cap && (!best || rank(s) < rank(best))) best = s;
     }
     return best;
   }
@@ -214,6 +226,7 @@ export class BrowserPool {
       id,
       state: 'launching',
       active: 0,
+      closing: 0,
       jobs: 0,
       launching,
       crash: new AbortController(),
@@ -264,31 +277,45 @@ export class BrowserPool {
       async release() {
         if (released) return;
         released = true;
-        if (slot.state !== 'dead' && browser.connected) {
-          const ok = await withTimeout(context.close().then(() => true, () => !browser.connected), CLOSE_TIMEOUT_MS);
-          if (!ok && browser.connected) {
-            pool.opts.log.warn({ slot: slot.id, pid: slot.pid }, 'browser context did not close; replacing the browser');
-            pool.kill(slot);
-          }
-        }
-        gate.close();
+        // The job's place is free at once: the next job does not wait for this context to close
+        // (`closing` bounds how many may be closing at once).
         slot.active--;
+        slot.closing++;
         pool.settle(slot);
+        try {
+          if (slot.state !== 'dead' && browser.connected) {
+            const ok = await withTimeout(context.close().then(() => true, () => !browser.connected), CLOSE_TIMEOUT_MS);
+            if (!ok && browser.connected) {
+              pool.opts.log.warn({ slot: slot.id, pid: slot.pid }, 'browser context did not close; replacing the browser');
+              pool.kill(slot);
+            }
+          }
+        } finally {
+          gate.close();
+          slot.closing--;
+          pool.settle(slot);
+        }
       },
     };
   }
 
-  /** Opens the next job's context and page in the background. */
+  /** Opens the next job's context and page in the background (one spare per browser). */
   private refill(slot: Slot): void {
-    if (this.closed || slot.state !== 'ready' || slot.spare || !slot.browser || slot.active >= this.cap) return;
-    slot.spare = openPage(slot.browser).catch(() => undefined);
+    if (this.closed || slot.state !== 'ready' || slot.spare || !slot.browser) return;
+    slot.spareReady = false;
+    const spare = openPage(slot.browser).catch(() => undefined);
+    slot.spare = spare;
+    void spare.then(() => {
+      if (slot.spare === spare) slot.spareReady = true;
+    });
   }
 
   /** After a lease ends: close a retiring or idle browser, refill the spare page, let waiters retry. */
   private settle(slot: Slot): void {
     this.refill(slot);
-    if (slot.active === 0 && slot.state === 'retiring') void this.shutdown(slot);
-    else if (slot.active === 0 && slot.state === 'ready' && this.idleMs > 0) {
+    if (slot.active === 0 && slot.closing === 0 && slot.state === 'retiring') void this.shutdown(slot);
+    else if (slot.active === 0 && slot.closing === 0 && slot.state === 'ready' && this.idleMs > 0) {
+      if (slot.idleTimer) clearTimeout(slot.idleTimer);
       slot.idleTimer = setTimeout(() => {
         if (slot.active === 0 && slot.state === 'ready') void this.shutdown(slot);
       }, this.idleMs);
@@ -382,6 +409,7 @@ async function openPage(browser: Browser): Promise<Spare> {
 function dropSpare(slot: Slot): void {
   void slot.spare?.then((s) => s?.gate.close());
   slot.spare = undefined;
+  slot.spareReady = false;
 }
 
 /** SIGKILL to a whole process group (Chromium and its zygote, renderers, utilities). */

@@ -21,9 +21,7 @@ export const SMART_WAIT_MAX_MS = 7_000;
 export async function smartWait(page: Page, capMs: number): Promise<void> {
   if (capMs <= 0) return;
   const end = Date.now() + capMs;
-  await page
-    .waitForFunction(() => document.readyState === 'complete', { timeout: capMs, polling: 100 })
-    .catch(() => undefined);
+  await loaded(page, capMs);
   const strict = Math.min(3_000, Math.floor((end - Date.now()) / 2));
   if (strict <= 0) return;
   const quiet = await page.waitForNetworkIdle({ idleTime: 500, concurrency: 0, timeout: strict }).then(
@@ -32,6 +30,30 @@ export async function smartWait(page: Page, capMs: number): Promise<void> {
   );
   const left = end - Date.now();
   if (!quiet && left > 0) await page.waitForNetworkIdle({ idleTime: 500, concurrency: 2, timeout: left }).catch(() => undefined);
+}
+
+/**
+ * Waits for the load event of the page's current document, at most `capMs`. One small evaluate that
+ * the load event itself answers, rather than puppeteer's waitForFunction (which injects its utility
+ * script and a polling task into every page): cheaper for the browser and no 100 ms polling step. A
+ * document replaced meanwhile (a redirect by script) is waited for in turn.
+ */
+async function loaded(page: Page, capMs: number): Promise<void> {
+  const end = Date.now() + capMs;
+  while (Date.now() < end) {
+    const done = page
+      .evaluate(() => document.readyState === 'complete' || new Promise<boolean>((resolve) => addEventListener('load', () => resolve(true), { once: true })))
+      .then(
+        () => 'loaded' as const,
+        (e: unknown) => (/context was destroyed|navigat|Cannot find context/i.test(String((e as Error)?.message)) ? ('again' as const) : ('failed' as const)),
+      );
+    const cap = new AbortController();
+    const timeout = sleep(Math.max(1, end - Date.now()), cap.signal).then(() => 'timeout' as const, () => 'timeout' as const);
+    const result = await Promise.race([done, timeout]);
+    cap.abort(); // no timer left behind once the page has loaded
+    if (result !== 'again') return;
+    await sleep(50);
+  }
 }
 
 /**
