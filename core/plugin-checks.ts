@@ -62,7 +62,9 @@ function formatProblems(p: Record<string, any>, known: KnownPlugins): string[] {
   const fields = p.fields ?? [p.name];
   if (!Array.isArray(fields) || fields.some((f) => typeof f !== 'string' || !f)) out.push('fields must be a list of field names');
   else if (fields.includes('metadata') || fields.includes('warning')) out.push('fields must not include metadata or warning (return them as the metadata / warning keys instead)');
-  if (p.credits !== undefined && !(Number.isInteger(p.credits) && p.credits >= 0)) out.push('credits must be a whole number of 0 or more');
+  if (p.credits !== undefined && typeof p.credits !== 'function' && !(Number.isInteger(p.credits) && p.credits >= 0)) {
+    out.push('credits must be a whole number of 0 or more');
+  }
   if (p.minTimeoutMs !== undefined && !(Number.isInteger(p.minTimeoutMs) && p.minTimeoutMs > 0)) out.push('minTimeoutMs must be a whole number of ms above 0');
   for (const s of p.allowedIn ?? []) if (!ALL_FORMAT_SURFACES.includes(s)) out.push(`allowedIn: ${JSON.stringify(s)} is not one of ${ALL_FORMAT_SURFACES.join(', ')}`);
   if (p.options !== undefined && p.options?.[Kind] !== 'Object') out.push('options must be a TypeBox Type.Object schema');
