@@ -182,8 +182,13 @@ describe('charges', () => {
     expect(await trawl.credits(team)).toBe(16);
   });
 
-  // JSON mode needs the json format, which does not exist yet; its cost is unit-tested in ledger.test.ts.
-  test.todo('JSON mode adds 4 credits per page');
+  test('JSON mode adds 4 credits per page (no model: the deterministic path, same price)', async () => {
+    const { key, team } = await trawl.key({ credits: 20 });
+    const res = await trawl.post('/v2/scrape', { url: site.url('/page'), formats: ['markdown', { type: 'json', prompt: 'the title' }], maxAge: 0 }, trawl.auth(key));
+    expect(res.status).toBe(200);
+    expect(res.body.data.metadata.creditsUsed).toBe(5);
+    expect(await trawl.credits(team)).toBe(15);
+  });
 
   test('lockdown costs 5 credits on a cache hit and 1 on a miss', async () => {
     const { key, team } = await trawl.key({ credits: 20 });

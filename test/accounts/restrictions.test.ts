@@ -176,8 +176,11 @@ describe('endpoint groups', () => {
     expectForbidden(await trawl.post('/v1/map', { url: site.url('/page') }, trawl.auth(scrapeOnly)), 'map');
   });
 
-  // No extract or agent routes exist yet: allowing scrape alone must not grant them.
-  test.todo('extract and agent need their own groups');
+  test('extract and agent need their own groups: allowing scrape alone does not grant them', async () => {
+    expectForbidden(await trawl.post('/v2/extract', { urls: [site.url('/page')], prompt: 'the title' }, trawl.auth(scrapeOnly)), 'extract');
+    expectForbidden(await trawl.post('/v1/extract', { urls: [site.url('/page')], prompt: 'the title' }, trawl.auth(scrapeOnly)), 'extract');
+    expectForbidden(await trawl.post('/v2/agent', { prompt: 'find the title', urls: [site.url('/page')] }, trawl.auth(scrapeOnly)), 'agent');
+  });
 
   test('search needs the search group, also for v1', async () => {
     expectForbidden(await trawl.post('/v2/search', { query: 'dunes' }, trawl.auth(scrapeOnly)), 'search');
