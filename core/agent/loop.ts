@@ -187,7 +187,7 @@ export async function runAgentLoop(deps: LoopDeps): Promise<LoopOutcome> {
         await deps.onStep({ kind: 'tool', tool: call.function.name.slice(0, 64), input: args, summary: `not run: ${why}`, ok: false, credits: 0, tokens: 0 });
         continue;
       }
-      const least = tool.minCredits(args, r);
+      const least = tool.minCredits(args, r, deps.toolContext.services);
       if (credits + least > r.maxCredits) {
         return stop('max_credits', `it used ${credits} of its maxCredits ${r.maxCredits} and the next ${tool.def.function.name} would cost at least ${least}`);
       }

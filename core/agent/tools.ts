@@ -28,7 +28,7 @@ import { runMap } from '../crawl/map.ts';
 import { withDeadline } from '../net/deadline.ts';
 import { chargeCredits } from '../credits/ledger.ts';
 import { COSTS } from '../credits/costs.ts';
-import { structuredDataFormat } from '../scrape/formats.ts';
+import { formatCredits, structuredDataFormat } from '../scrape/formats.ts';
 import { withinUrls, type AgentRequest } from './options.ts';
 
 /** Most characters of one tool answer shown to the model. */
@@ -67,8 +67,11 @@ export interface ToolOutcome {
 
 export interface AgentTool {
   def: ModelTool;
-  /** Least credits a call with these arguments costs in this run (the run stops before a call it cannot pay). */
-  minCredits(args: Record<string, any>, request: AgentRequest): number;
+  /**
+   * Least credits a call with these arguments costs in this run (the run stops before a call it cannot pay).
+   * @param services the registered plugins (a format's declared credits)
+   */
+  minCredits(args: Record<string, any>, request: AgentRequest, services: Services): number;
   run(args: Record<string, any>, ctx: ToolContext): Promise<ToolOutcome>;
 }
 
@@ -221,8 +224,12 @@ const extract: AgentTool = {
       },
     },
   },
-  // A page plus the json format's 4 credits (formats/json.ts), per URL.
-  minCredits: (args) => 5 * Math.max(1, Math.min(MAX_EXTRACT_URLS, Array.isArray(args.urls) ? args.urls.length : 1)),
+  // Per URL: a page plus what the structured-data format declares (its `credits`).
+  minCredits: (args, request, services) => {
+    const plugin = structuredDataFormat(services.formats);
+    const perPage = COSTS.page + (plugin ? formatCredits([{ type: plugin.name, ...(request.schema ? { schema: request.schema } : {}) }], services.formats) : 0);
+    return perPage * Math.max(1, Math.min(MAX_EXTRACT_URLS, Array.isArray(args.urls) ? args.urls.length : 1));
+  },
   async run(args, ctx) {
     const urls = (Array.isArray(args.urls) ? args.urls : [args.urls]).slice(0, MAX_EXTRACT_URLS);
     const prompt = typeof args.prompt === 'string' && args.prompt.trim() ? args.prompt.trim().slice(0, 10_000) : ctx.request.prompt.slice(0, 10_000);
