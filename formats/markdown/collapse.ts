@@ -20,18 +20,31 @@ export function textChildren(el: Element, flags: number): AnyNode[] {
   return flags & OPAQUE ? NONE : el.children;
 }
 
-/** Whitespace runs that change when collapsed (a lone space stays): fewer matches than `[ \t\r\n]+`. */
-const COLLAPSIBLE = /[ \t\n\r]{2,}|[\t\n\r]/g;
-/** Joins all texts of a page for one regex pass (a call per text node costs more than the scan). */
-const SEPARATOR = '\uffff';
-
-/** `texts` with ASCII whitespace runs collapsed to one space each. */
-function collapseRuns(texts: string[]): string[] {
-  if (texts.length > 2) {
-    const parts = texts.join(SEPARATOR).replace(COLLAPSIBLE, ' ').split(SEPARATOR);
-    if (parts.length === texts.length) return parts; // else a text held the separator itself
+/**
+ * `text` with every run of ASCII whitespace collapsed to one space (a lone space stays as it is). A
+ * scan, slicing only where a run changes: most texts hold none or a few (a regex replace per text node,
+ * or one over all texts joined, costs more).
+ */
+export function collapseRun(text: string): string {
+  const n = text.length;
+  let out = '';
+  let last = 0;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 32 || (c !== 32 && c !== 10 && c !== 9 && c !== 13)) continue;
+    let j = i + 1;
+    while (j < n) {
+      const d = text.charCodeAt(j);
+      if (d !== 32 && d !== 10 && d !== 9 && d !== 13) break;
+      j++;
+    }
+    if (j - i > 1 || c !== 32) {
+      out += text.slice(last, i) + ' ';
+      last = j;
+    }
+    i = j;
   }
-  return texts.map((t) => t.replace(COLLAPSIBLE, ' '));
+  return last === 0 ? text : out + text.slice(last);
 }
 
 // Events of the document-order walk: a text (its index, >= 0) or an element edge.
@@ -104,7 +117,8 @@ export function collapseWhitespace(roots: ArrayLike<AnyNode>): Collapsed {
       exits.push(0);
     }
   }
-  const out: (string | null)[] = collapseRuns(raw);
+  const out: (string | null)[] = raw;
+  for (let k = 0; k < raw.length; k++) raw[k] = collapseRun(raw[k]);
   let prev = -1; // index in `out` of the last kept text, -1 after a block edge
   let keepLeading = false;
   for (let k = 0; k < events.length; k++) {
