@@ -20,31 +20,26 @@ export function textChildren(el: Element, flags: number): AnyNode[] {
   return flags & OPAQUE ? NONE : el.children;
 }
 
+/** Whitespace runs that change when collapsed (a lone space stays): fewer matches than `[ \t\r\n]+`. */
+const COLLAPSIBLE = /[ \t\n\r]{2,}|[\t\n\r]/g;
+
 /**
- * `text` with every run of ASCII whitespace collapsed to one space (a lone space stays as it is). A
- * scan, slicing only where a run changes: most texts hold none or a few (a regex replace per text node,
- * or one over all texts joined, costs more).
+ * `text` with every run of ASCII whitespace collapsed to one space. A scan finds whether any run
+ * changes (most short texts hold none); only then the regex replaces, which builds a flat string (a
+ * string built by concatenation is a rope that every later read flattens).
  */
 export function collapseRun(text: string): string {
   const n = text.length;
-  let out = '';
-  let last = 0;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    if (c > 32 || (c !== 32 && c !== 10 && c !== 9 && c !== 13)) continue;
-    let j = i + 1;
-    while (j < n) {
-      const d = text.charCodeAt(j);
-      if (d !== 32 && d !== 10 && d !== 9 && d !== 13) break;
-      j++;
+    if (c > 32) continue;
+    if (c === 10 || c === 9 || c === 13) return text.replace(COLLAPSIBLE, ' ');
+    if (c === 32 && i + 1 < n) {
+      const d = text.charCodeAt(i + 1);
+      if (d === 32 || d === 10 || d === 9 || d === 13) return text.replace(COLLAPSIBLE, ' ');
     }
-    if (j - i > 1 || c !== 32) {
-      out += text.slice(last, i) + ' ';
-      last = j;
-    }
-    i = j;
   }
-  return last === 0 ? text : out + text.slice(last);
+  return text;
 }
 
 // Events of the document-order walk: a text (its index, >= 0) or an element edge.
