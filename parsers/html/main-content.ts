@@ -79,8 +79,8 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   const merged = declared ? [declared] : mergeSiblings(root, top, stats, scores);
   const region = declared || named ? merged : expandRegion(root, merged, stats, listings);
   const regionLen = region.reduce((n, el) => n + (stats.get(el)?.len ?? 0), 0);
-  cleanConditionally(region, stats, scores, regionLen);
-  const mainLen = region.reduce((n, el) => n + (el.parent ? textLength(el) : 0), 0);
+  const cleaned = cleanConditionally(region, stats, scores, regionLen);
+  const mainLen = region.reduce((n, el) => n + (el.parent ? lenAfterRemoval(el, stats, cleaned) : 0), 0);
   if (mainLen < MIN_MAIN_LEN) return undefined;
   // A region holding a small part of what the safe cleanup keeps is a fragment of the content (an
   // intro above a grid, one post of a thread, one card of a listing); teaser lists of other pages
@@ -159,6 +159,34 @@ function boilerplateLen(root: ParentNode, stats: StatsMap, total: number, safeOn
     else if (descendable(n)) stack.push(...n.children);
   }
   return removed;
+}
+
+/**
+ * `textLength(top)` after `removed` were taken out under it, from the stats (exact for the tree as
+ * pruning left it) instead of a scan of all its text: its length less that of each removed element
+ * not inside another removed one (removals come descendants first; a removed element's parent
+ * pointer is gone, so the parent at removal stands in for it).
+ */
+function lenAfterRemoval(top: Element, stats: StatsMap, removed: { el: Element; parent: ParentNode }[]): number {
+  const own = stats.get(top);
+  if (!own) return textLength(top);
+  if (!removed.length) return own.len;
+  const parentAt = new Map<ParentNode, ParentNode>();
+  for (const { el, parent } of removed) parentAt.set(el, parent);
+  let len = own.len;
+  for (const { el } of removed) {
+    let outermost = true;
+    let under = false;
+    for (let p: ParentNode | null | undefined = parentAt.get(el); p; p = p.parent ?? parentAt.get(p)) {
+      if (p === top) {
+        under = true;
+        break;
+      }
+      if (parentAt.has(p)) outermost = false;
+    }
+    if (under && outermost) len -= stats.get(el)?.len ?? 0;
+  }
+  return len;
 }
 
 function isInside(el: Element, nodes: AnyNode[]): boolean {
