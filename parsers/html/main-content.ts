@@ -165,19 +165,32 @@ function boilerplateLen(root: ParentNode, stats: StatsMap, total: number, safeOn
  * `textLength(top)` after `removed` were taken out under it, from the stats (exact for the tree as
  * pruning left it) instead of a scan of all its text: its length less that of each removed element
  * not inside another removed one (removals come descendants first; a removed element's parent
- * pointer is gone, so the parent at removal stands in for it).
+ * pointer is gone, so the parent at removal stands in for it). The page root has no stats of its own:
+ * its length is that of its children still in place (and its own text), less what was removed under
+ * them.
  */
 function lenAfterRemoval(top: Element, stats: StatsMap, removed: { el: Element; parent: ParentNode }[]): number {
-  const own = stats.get(top);
-  if (!own) return textLength(top);
-  if (!removed.length) return own.len;
+  let len = stats.get(top)?.len;
+  const hasOwn = len !== undefined;
+  if (len === undefined) {
+    len = 0;
+    for (const c of top.children) {
+      if (isTag(c)) {
+        const cs = stats.get(c);
+        if (!cs) return textLength(top);
+        len += cs.len;
+      } else if (c.type === 'text') len += textLength(c);
+    }
+  }
+  if (!removed.length) return len;
   const parentAt = new Map<ParentNode, ParentNode>();
   for (const { el, parent } of removed) parentAt.set(el, parent);
-  let len = own.len;
-  for (const { el } of removed) {
+  for (const { el, parent } of removed) {
+    // Without stats of its own, the top's length counts only its children still in place.
+    if (!hasOwn && parent === top) continue;
     let outermost = true;
     let under = false;
-    for (let p: ParentNode | null | undefined = parentAt.get(el); p; p = p.parent ?? parentAt.get(p)) {
+    for (let p: ParentNode | null | undefined = parent; p; p = p.parent ?? parentAt.get(p)) {
       if (p === top) {
         under = true;
         break;
