@@ -116,7 +116,14 @@ function mainLandmark(root: ParentNode): Element | undefined {
 function namedArticleBody(top: Element, stats: StatsMap): boolean {
   const min = (stats.get(top)?.len ?? 0) / 2;
   let body: Element | undefined = namesArticleBody(top) ? top : undefined;
-  if (!body) for (const el of elements(top)) if (!body && (stats.get(el)?.len ?? 0) >= min && namesArticleBody(el)) body = el;
+  if (!body) {
+    for (const el of elements(top)) {
+      if ((stats.get(el)?.len ?? 0) >= min && namesArticleBody(el)) {
+        body = el;
+        break;
+      }
+    }
+  }
   if (!body) return false;
   // Another named container of comparable size elsewhere: the name recurs per post.
   const size = (stats.get(body)?.len ?? 0) * RECURRING_BODY_SHARE;
