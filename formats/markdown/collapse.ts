@@ -22,16 +22,24 @@ export function textChildren(el: Element, flags: number): AnyNode[] {
 
 /** Whitespace runs that change when collapsed (a lone space stays): fewer matches than `[ \t\r\n]+`. */
 const COLLAPSIBLE = /[ \t\n\r]{2,}|[\t\n\r]/g;
-/** Joins all texts of a page for one regex pass (a call per text node costs more than the scan). */
-const SEPARATOR = '\uffff';
 
-/** `texts` with ASCII whitespace runs collapsed to one space each. */
-function collapseRuns(texts: string[]): string[] {
-  if (texts.length > 2) {
-    const parts = texts.join(SEPARATOR).replace(COLLAPSIBLE, ' ').split(SEPARATOR);
-    if (parts.length === texts.length) return parts; // else a text held the separator itself
+/**
+ * `text` with every run of ASCII whitespace collapsed to one space. A scan finds whether any run
+ * changes (most short texts hold none); only then the regex replaces, which builds a flat string (a
+ * string built by concatenation is a rope that every later read flattens).
+ */
+export function collapseRun(text: string): string {
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 32) continue;
+    if (c === 10 || c === 9 || c === 13) return text.replace(COLLAPSIBLE, ' ');
+    if (c === 32 && i + 1 < n) {
+      const d = text.charCodeAt(i + 1);
+      if (d === 32 || d === 10 || d === 9 || d === 13) return text.replace(COLLAPSIBLE, ' ');
+    }
   }
-  return texts.map((t) => t.replace(COLLAPSIBLE, ' '));
+  return text;
 }
 
 // Events of the document-order walk: a text (its index, >= 0) or an element edge.
@@ -104,7 +112,8 @@ export function collapseWhitespace(roots: ArrayLike<AnyNode>): Collapsed {
       exits.push(0);
     }
   }
-  const out: (string | null)[] = collapseRuns(raw);
+  const out: (string | null)[] = raw;
+  for (let k = 0; k < raw.length; k++) raw[k] = collapseRun(raw[k]);
   let prev = -1; // index in `out` of the last kept text, -1 after a block edge
   let keepLeading = false;
   for (let k = 0; k < events.length; k++) {

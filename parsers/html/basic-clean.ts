@@ -72,11 +72,31 @@ function isTrackingPixel(el: Element): boolean {
  * @param minHiddenShare a hidden element holding at least this share of the text (0..1) is kept
  */
 export function basicClean(root: ParentNode, minHiddenShare = 0.5): void {
-  removeComments(root);
   const drop: AnyNode[] = [];
   const hidden: Element[] = [];
   const noscripts: Element[] = [];
-  for (const el of elements(root)) {
+  // One walk (document order, with depth) removes the comments and finds what to drop; whether any
+  // element sits at MAX_DEPTH or deeper is noted for the flattening (removals never deepen the tree).
+  let deep = false;
+  const stack: AnyNode[] = [];
+  const depths: number[] = [];
+  stripComments(root);
+  for (let i = root.children.length - 1; i >= 0; i--) {
+    stack.push(root.children[i]);
+    depths.push(1);
+  }
+  while (stack.length) {
+    const node = stack.pop()!;
+    const depth = depths.pop()!;
+    if (!isTag(node)) continue;
+    const el = node;
+    stripComments(el);
+    const kids = el.children;
+    for (let i = kids.length - 1; i >= 0; i--) {
+      stack.push(kids[i]);
+      depths.push(depth + 1);
+    }
+    if (depth >= MAX_DEPTH) deep = true;
     if (DROP_TAGS.has(el.name)) drop.push(el);
     else if (el.name === 'noscript') noscripts.push(el);
     else if (el.name === 'input' && !(el.attribs.type === 'checkbox' && el.parent && isTag(el.parent) && el.parent.name === 'li')) drop.push(el);
@@ -96,7 +116,7 @@ export function basicClean(root: ParentNode, minHiddenShare = 0.5): void {
       if (share < minHiddenShare) detach(el);
     }
   }
-  flattenDeepNesting(root);
+  if (deep) flattenDeepNesting(root);
 }
 
 /** Ids named by `aria-controls` (tabs, accordion buttons, disclosure toggles), when the page has any. */
@@ -145,19 +165,15 @@ function keepNoscriptPage(root: ParentNode, noscripts: Element[]): void {
   }
 }
 
-/** Comments, directives and CDATA sections: nodes removeComments drops. */
+/** Comments, directives and CDATA sections: nodes the cleanup drops. */
 const dropped = (c: AnyNode) => c.type === 'comment' || c.type === 'directive' || c.type === 'cdata';
 
-function removeComments(root: ParentNode): void {
-  const stack: ParentNode[] = [root];
-  while (stack.length) {
-    const p = stack.pop()!;
-    // Most elements hold none: copy the child list only when there is something to drop.
-    if (p.children.some(dropped)) {
-      p.children = p.children.filter((c) => !dropped(c));
-      relink(p);
-    }
-    for (const c of p.children) if (isTag(c)) stack.push(c);
+/** Drops the comments, directives and CDATA sections among the children of `p`. */
+function stripComments(p: ParentNode): void {
+  // Most elements hold none: copy the child list only when there is something to drop.
+  if (p.children.some(dropped)) {
+    p.children = p.children.filter((c) => !dropped(c));
+    relink(p);
   }
 }
 

@@ -42,6 +42,12 @@ export interface CleanHtmlOptions {
 /** Whether the raw page may hold a `<script type="application/ld+json">` (the `+` perhaps entity-encoded). */
 const MAYBE_JSON_LD = /ld(?:\+|&[#\w]+;)json/i;
 
+/**
+ * Whether the raw page may hold a `<base>` element: a `<base` (tag names are read case-insensitively),
+ * or a CDATA opener, whose removal by parseHtml could join one.
+ */
+const MAYBE_BASE = /<base|<!\[CDATA\[/i;
+
 /** When the safe cleanup leaves less than this share of the page's text, the page is returned uncut. */
 const MIN_SAFE_SHARE = 0.1;
 
@@ -82,7 +88,8 @@ function prepare(html: string, opts: CleanHtmlOptions, tree?: Document): { title
   const titles = pageTitles(doc);
   // Most pages have no JSON-LD: one scan of the raw text saves a walk over the whole tree.
   const articleBody = opts.onlyMainContent && MAYBE_JSON_LD.test(html) ? jsonLdArticleBody(doc) : undefined;
-  const base = baseUrlOf(doc, opts.url);
+  // Without a `<base` in the raw text there is no base element: no walk over the whole tree for it.
+  const base = MAYBE_BASE.test(html) ? baseUrlOf(doc, opts.url) : opts.url;
   const root = pageBody(doc, html);
   basicClean(root);
   absolutizeUrls(root, base);

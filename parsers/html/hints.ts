@@ -146,9 +146,9 @@ const NAME_ATTRS = ['data-testid', 'data-test-id', 'data-component', 'data-modul
  * <h2>Set-Cookie options</h2>`): such an id names a content section, not a page region.
  */
 function isSlugId(id: string, el: Element): boolean {
-  const tokens = classTokens(id);
   const first = el.children.find((c) => c.type === 'tag') as Element | undefined;
   if (!first || !HEADING.test(first.name)) return false;
+  const tokens = classTokens(id);
   const heading = headingWords(first);
   return tokens.every((t) => heading.has(t));
 }

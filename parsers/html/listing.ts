@@ -19,7 +19,7 @@ function hasHeadline(el: Element): boolean {
     const n = stack.pop()!;
     if (isTag(n)) {
       if (HEADLINE.has(n.name)) return true;
-      stack.push(...n.children);
+      for (const c of n.children) stack.push(c);
     }
   }
   return false;
@@ -57,8 +57,10 @@ export function isListing(el: Element, stats: StatsMap): boolean {
   for (const k of kids) {
     const s = stats.get(k)!;
     // A card: short, led by a link, and shaped like a teaser (a headline or image, or several blocks).
+    // The cheap measures first: the shape walks the card's subtree.
+    if (s.len >= MAX_CARD_LEN || s.link < 0.1 * s.len) continue;
     const shaped = hasHeadline(k) || k.children.filter((c) => isTag(c) && (stats.get(c)?.len ?? 0) > 0).length >= 2;
-    if (s.len < MAX_CARD_LEN && s.link >= 0.1 * s.len && shaped && startsWithLink(k)) cards++;
+    if (shaped && startsWithLink(k)) cards++;
   }
   return cards >= 3 && cards >= 0.7 * kids.length;
 }

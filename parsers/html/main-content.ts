@@ -79,8 +79,8 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   const merged = declared ? [declared] : mergeSiblings(root, top, stats, scores);
   const region = declared || named ? merged : expandRegion(root, merged, stats, listings);
   const regionLen = region.reduce((n, el) => n + (stats.get(el)?.len ?? 0), 0);
-  cleanConditionally(region, stats, scores, regionLen);
-  const mainLen = region.reduce((n, el) => n + (el.parent ? textLength(el) : 0), 0);
+  const cleaned = cleanConditionally(region, stats, scores, regionLen);
+  const mainLen = region.reduce((n, el) => n + (el.parent ? lenAfterRemoval(el, stats, cleaned) : 0), 0);
   if (mainLen < MIN_MAIN_LEN) return undefined;
   // A region holding a small part of what the safe cleanup keeps is a fragment of the content (an
   // intro above a grid, one post of a thread, one card of a listing); teaser lists of other pages
@@ -116,7 +116,14 @@ function mainLandmark(root: ParentNode): Element | undefined {
 function namedArticleBody(top: Element, stats: StatsMap): boolean {
   const min = (stats.get(top)?.len ?? 0) / 2;
   let body: Element | undefined = namesArticleBody(top) ? top : undefined;
-  if (!body) for (const el of elements(top)) if (!body && (stats.get(el)?.len ?? 0) >= min && namesArticleBody(el)) body = el;
+  if (!body) {
+    for (const el of elements(top)) {
+      if ((stats.get(el)?.len ?? 0) >= min && namesArticleBody(el)) {
+        body = el;
+        break;
+      }
+    }
+  }
   if (!body) return false;
   // Another named container of comparable size elsewhere: the name recurs per post.
   const size = (stats.get(body)?.len ?? 0) * RECURRING_BODY_SHARE;
@@ -159,6 +166,47 @@ function boilerplateLen(root: ParentNode, stats: StatsMap, total: number, safeOn
     else if (descendable(n)) stack.push(...n.children);
   }
   return removed;
+}
+
+/**
+ * `textLength(top)` after `removed` were taken out under it, from the stats (exact for the tree as
+ * pruning left it) instead of a scan of all its text: its length less that of each removed element
+ * not inside another removed one (removals come descendants first; a removed element's parent
+ * pointer is gone, so the parent at removal stands in for it). The page root has no stats of its own:
+ * its length is that of its children still in place (and its own text), less what was removed under
+ * them.
+ */
+function lenAfterRemoval(top: Element, stats: StatsMap, removed: { el: Element; parent: ParentNode }[]): number {
+  let len = stats.get(top)?.len;
+  const hasOwn = len !== undefined;
+  if (len === undefined) {
+    len = 0;
+    for (const c of top.children) {
+      if (isTag(c)) {
+        const cs = stats.get(c);
+        if (!cs) return textLength(top);
+        len += cs.len;
+      } else if (c.type === 'text') len += textLength(c);
+    }
+  }
+  if (!removed.length) return len;
+  const parentAt = new Map<ParentNode, ParentNode>();
+  for (const { el, parent } of removed) parentAt.set(el, parent);
+  for (const { el, parent } of removed) {
+    // Without stats of its own, the top's length counts only its children still in place.
+    if (!hasOwn && parent === top) continue;
+    let outermost = true;
+    let under = false;
+    for (let p: ParentNode | null | undefined = parent; p; p = p.parent ?? parentAt.get(p)) {
+      if (p === top) {
+        under = true;
+        break;
+      }
+      if (parentAt.has(p)) outermost = false;
+    }
+    if (under && outermost) len -= stats.get(el)?.len ?? 0;
+  }
+  return len;
 }
 
 function isInside(el: Element, nodes: AnyNode[]): boolean {

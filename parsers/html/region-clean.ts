@@ -3,7 +3,7 @@
  * drops link lists, leftover widgets, forms, image clusters and near-empty blocks, and "Read more:
  * <link>" promo paragraphs, while never removing headings, code, data tables or the bulk of the text.
  */
-import { detach, elements, isTag, normalizeSpace, postOrder, textOf, type Element, type ParentNode } from './dom.ts';
+import { detach as detachNode, elements, isTag, normalizeSpace, postOrder, textOf, type Element, type ParentNode } from './dom.ts';
 import { classWeight } from './scoring.ts';
 import { linkDensity, type Stats, type StatsMap } from './stats.ts';
 
@@ -13,8 +13,15 @@ const CONDITIONAL_TAGS = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', '
  * Readability-style conditional cleaning of the chosen region (in place).
  * @param regionLen text length of the whole region (elements holding > 40% of it are kept)
  * @param scores paragraph scores from scoring.ts
+ * @returns the removed elements in removal order (descendants before ancestors), each with its parent
+ *   at removal
  */
-export function cleanConditionally(region: ParentNode[], stats: StatsMap, scores: Map<Element, number>, regionLen: number): void {
+export function cleanConditionally(region: ParentNode[], stats: StatsMap, scores: Map<Element, number>, regionLen: number): { el: Element; parent: ParentNode }[] {
+  const removed: { el: Element; parent: ParentNode }[] = [];
+  const detach = (el: Element) => {
+    removed.push({ el, parent: el.parent! });
+    detachNode(el);
+  };
   for (const top of region) {
     const all = isTag(top as Element) ? [...postOrder(top), top as Element] : postOrder(top);
     for (const el of all) {
@@ -30,6 +37,7 @@ export function cleanConditionally(region: ParentNode[], stats: StatsMap, scores
       if (shouldDrop(el, s, stats, scores, regionLen)) detach(el);
     }
   }
+  return removed;
 }
 
 function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element, number>, regionLen: number): boolean {

@@ -105,7 +105,7 @@ function countOwnCommas(el: Element): number {
   while (stack.length) {
     const c = stack.pop()!;
     if (c.type === 'text') n += commasIn((c as { data: string }).data);
-    else if (isTag(c) && (c.name === 'a' || c.name === 'span' || c.name === 'em' || c.name === 'strong' || c.name === 'b' || c.name === 'i')) stack.push(...c.children);
+    else if (isTag(c) && (c.name === 'a' || c.name === 'span' || c.name === 'em' || c.name === 'strong' || c.name === 'b' || c.name === 'i')) for (const k of c.children) stack.push(k);
   }
   return n;
 }

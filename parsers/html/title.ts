@@ -55,9 +55,13 @@ export function findTitleHeading(root: ParentNode, titles: string[]): Element | 
     const penalty = HEADING_PENALTY[el.name];
     if (penalty === undefined) continue;
     const text = textOf(el);
-    const chrome = chromeLevel(el);
-    if (el.name === 'h1' && !firstH1 && normalizeSpace(text) && !chrome) firstH1 = el;
-    const score = titleCoverage(text, wanted) - penalty - chrome;
+    // The chrome level (a walk over the ancestors) only where it can matter: it is never negative, so
+    // a heading whose coverage cannot beat the best score without it cannot beat it with it.
+    let chrome: number | undefined;
+    if (el.name === 'h1' && !firstH1 && normalizeSpace(text) && !(chrome = chromeLevel(el))) firstH1 = el;
+    const coverage = titleCoverage(text, wanted) - penalty;
+    if (coverage <= bestScore) continue;
+    const score = coverage - (chrome ?? chromeLevel(el));
     if (score > bestScore) {
       best = el;
       bestScore = score;
