@@ -104,6 +104,8 @@ export const TrawlConfigSchema = Type.Object({
   TRAWL_INTERACT_IDLE_MS: Type.Optional(Int),
   TRAWL_INTERACT_MAX_MS: Type.Optional(Int),
   TRAWL_SCHEDULER_LEASE_MS: Type.Optional(Int),
+  /** BullMQ job lock and stalled-check interval, ms (a killed worker's jobs are taken over within about twice this). */
+  TRAWL_QUEUE_LOCK_MS: Type.Optional(Int),
   TRAWL_SCHEDULER_TICK_MS: Type.Optional(Int),
   /** `<ISO instant>@<speed>`: the scheduler's clock runs `speed` times real time from that instant (tests, demos). */
   TRAWL_SCHEDULER_CLOCK: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T[0-9:.]+Z@\\d+(\\.\\d+)?$' })),
@@ -230,6 +232,14 @@ export interface ResolvedConfig {
    * (`clock`, from TRAWL_SCHEDULER_CLOCK) for tests that cannot wait real minutes.
    */
   scheduler: { leaseMs: number; tickMs: number; clock?: { startMs: number; speed: number } };
+  /**
+   * The BullMQ queue (`REDIS_URL`): how long a worker's job lock lasts without renewal, which is also
+   * how often workers look for stalled jobs (`lockMs`, default 30 000 ms, at least 1 000). A SIGKILLed
+   * worker's jobs are handed to another worker within about twice this; the lock is renewed every
+   * half of it, so a lower value trades failover time for more Redis traffic and a risk of a busy
+   * worker's job being taken as stalled. Tests lower it so failover tests need not wait a minute.
+   */
+  queue: { lockMs: number };
   interact: {
     /** Sessions one API process holds at once; more answer 429. */
     maxSessions: number;
@@ -478,6 +488,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       trustProxy: bool(c.TRAWL_TRUST_PROXY, false),
       feedbackDailyRefundCap: int(c.TRAWL_FEEDBACK_DAILY_REFUND_CAP, 100),
     },
+    queue: { lockMs: Math.max(1_000, int(c.TRAWL_QUEUE_LOCK_MS, 30_000)) },
     scheduler: {
       leaseMs: Math.max(1_000, int(c.TRAWL_SCHEDULER_LEASE_MS, 15_000)),
       tickMs: Math.max(100, int(c.TRAWL_SCHEDULER_TICK_MS, 5_000)),
