@@ -26,7 +26,7 @@ async function trawl(...args: string[]): Promise<{ code: number; out: string; er
 }
 
 beforeAll(async () => {
-  created = await createTestDatabaseConfig('postgres');
+  created = await createTestDatabaseConfig('postgres', { migrated: true });
   db = await openDatabase(created.config, silentLogger);
 });
 
@@ -101,7 +101,7 @@ test('mistakes exit non-zero and say what to do', async () => {
 }, 60_000);
 
 test('commands run against a running server with --server and an admin key', async () => {
-  const fresh = await createTestDatabaseConfig('postgres');
+  const fresh = await createTestDatabaseConfig('postgres', { migrated: true });
   const server = await spawnTrawl('serve', { DATABASE_URL: fresh.config.databaseUrl! });
   try {
     const adminKey = server.output().match(/fc-[0-9a-f]{32}/)![0];

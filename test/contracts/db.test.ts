@@ -25,7 +25,7 @@ async function newTeam(t: TestDatabase, id = crypto.randomUUID()) {
 forEachDatabase((kind) => {
   let t: TestDatabase;
   beforeAll(async () => {
-    t = await openTestDatabase(kind);
+    t = await openTestDatabase(kind, { migrated: false });
   });
   afterAll(async () => {
     await t?.close();
@@ -172,7 +172,7 @@ forEachDatabase((kind) => {
   });
 
   test('ping answers, then reports false once closed', async () => {
-    const fresh = await openTestDatabase(kind);
+    const fresh = await openTestDatabase(kind, { migrated: false });
     expect(await fresh.db.ping()).toBe(true);
     await fresh.db.close();
     expect(await fresh.db.ping()).toBe(false);
@@ -181,7 +181,7 @@ forEachDatabase((kind) => {
   });
 
   test('reopening is a no-op for migrations', async () => {
-    const fresh = await openTestDatabase(kind);
+    const fresh = await openTestDatabase(kind, { migrated: false });
     const before = await fresh.db.query('select name, applied_at from trawl_migrations order by name');
     await fresh.db.orm.insert(teams).values({ id: 'kept', name: 'kept', credits: 1, concurrency: 1 });
     await fresh.db.close();

@@ -79,7 +79,7 @@ export interface Cluster {
  */
 export async function startCluster(workers: number, env: Record<string, string> = {}): Promise<Cluster> {
   const redis = await startRedis();
-  const db = await createTestDatabaseConfig('postgres');
+  const db = await createTestDatabaseConfig('postgres', { migrated: true });
   const dir = mkdtempSync(join(tmpdir(), 'trawl-cluster-'));
   const logFile = join(dir, 'processes.log');
   const out = openSync(logFile, 'a');

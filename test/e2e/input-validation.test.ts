@@ -121,7 +121,7 @@ describe('nesting and validation errors (item 2)', () => {
 
   test('the executable runs Elysia in production mode unless NODE_ENV says otherwise', async () => {
     for (const [env, production] of [[{}, true], [{ NODE_ENV: 'development' }, false]] as const) {
-      const db = await createTestDatabaseConfig('postgres');
+      const db = await createTestDatabaseConfig('postgres', { migrated: true });
       const proc = Bun.spawn(['bun', 'bin/trawl.ts', 'serve'], {
         cwd: `${import.meta.dir}/../..`,
         env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/tmp', PORT: '0', HOST: '127.0.0.1', TRAWL_AUTH: 'off', TRAWL_DATA_DIR: db.config.dataDir, DATABASE_URL: db.config.databaseUrl!, ...env },
