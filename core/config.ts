@@ -93,6 +93,8 @@ export const TrawlConfigSchema = Type.Object({
   TRAWL_RATE_LIMIT_PER_MINUTE: Type.Optional(Int),
   TRAWL_KEYLESS_RATE_LIMIT_PER_MINUTE: Type.Optional(Int),
   TRAWL_KEY_RATE_LIMIT_PER_MINUTE: Type.Optional(Int),
+  /** The rate limits' window, s (default 60: the `*_PER_MINUTE` limits count per minute); tests shorten it. */
+  TRAWL_RATE_LIMIT_WINDOW_S: Type.Optional(Int),
   TRAWL_STATUS_RATE_LIMIT_PER_MINUTE: Type.Optional(Int),
   TRAWL_AUTH_CACHE_MS: Type.Optional(Int),
   TRAWL_REDIS_PREFIX: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' })),
@@ -220,6 +222,11 @@ export interface ResolvedConfig {
     statusRateLimitPerMinute: number;
     /** How long a key's team and restrictions are cached, ms (at most 60000: changes apply within a minute). */
     authCacheMs: number;
+    /**
+     * The window every rate limit counts in, s (TRAWL_RATE_LIMIT_WINDOW_S, default 60, at least 1): the
+     * `...PerMinute` limits are requests per this window. Only tests that wait a window out change it.
+     */
+    rateLimitWindowS: number;
     /** Take the keyless caller's IP from `X-Forwarded-For` (only behind a trusted reverse proxy). */
     trustProxy: boolean;
     /** Search feedback refunds per team per UTC day (compat.md §11.3). */
@@ -485,6 +492,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       keyRateLimitPerMinute: Math.max(1, int(c.TRAWL_KEY_RATE_LIMIT_PER_MINUTE, int(c.TRAWL_RATE_LIMIT_PER_MINUTE, 100_000))),
       statusRateLimitPerMinute: Math.max(1, int(c.TRAWL_STATUS_RATE_LIMIT_PER_MINUTE, 10 * int(c.TRAWL_RATE_LIMIT_PER_MINUTE, 100_000))),
       authCacheMs: Math.min(60_000, int(c.TRAWL_AUTH_CACHE_MS, 30_000)),
+      rateLimitWindowS: Math.max(1, int(c.TRAWL_RATE_LIMIT_WINDOW_S, 60)),
       trustProxy: bool(c.TRAWL_TRUST_PROXY, false),
       feedbackDailyRefundCap: int(c.TRAWL_FEEDBACK_DAILY_REFUND_CAP, 100),
     },
