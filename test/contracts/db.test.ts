@@ -13,7 +13,7 @@ import { openDatabase } from '../../core/db/client.ts';
 import { migrations } from '../../core/db/migrations/index.ts';
 import * as schema from '../../core/db/schema/index.ts';
 import { apiKeys, documents, jobs, queueJobs, teams } from '../../core/db/schema/index.ts';
-import { createTestDatabaseConfig, forEachDatabase, openTestDatabase, rejectionOf, testOpenOptions, type TestDatabase } from '../helpers/db.ts';
+import { createTestDatabaseConfig, forEachDatabase, migratedPgliteTemplate, openTestDatabase, rejectionOf, testOpenOptions, type TestDatabase } from '../helpers/db.ts';
 
 const tables = Object.values(schema).filter((v) => is(v, PgTable)) as unknown as PgTable[];
 
@@ -172,7 +172,7 @@ forEachDatabase((kind) => {
   });
 
   test('ping answers, then reports false once closed', async () => {
-    const fresh = await openTestDatabase(kind, { migrated: false });
+    const fresh = await openTestDatabase(kind);
     expect(await fresh.db.ping()).toBe(true);
     await fresh.db.close();
     expect(await fresh.db.ping()).toBe(false);
@@ -217,7 +217,7 @@ forEachDatabase((kind) => {
   if (kind === 'pglite') {
     test('the embedded database directory is locked against a second opener', async () => {
       const created = await createTestDatabaseConfig(kind);
-      const options = await testOpenOptions(kind);
+      const options = { pgliteTemplate: await migratedPgliteTemplate() }; // about the lock, not the migrations
       const lock = join(created.config.dataDir, 'pg.lock');
       try {
         const db = await openDatabase(created.config, silentLogger, options);
