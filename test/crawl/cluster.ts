@@ -103,11 +103,12 @@ export async function startCluster(workers: number, env: Record<string, string> 
   const api = spawn('api', { PORT: String(port), TRAWL_DATA_DIR: join(dir, 'api') });
   const procs = Array.from({ length: workers }, (_, i) => spawn('worker', { PORT: String(freePort()), TRAWL_DATA_DIR: join(dir, `worker-${i}`) }));
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
+  // Hang bound 120 s: on a loaded machine a bun process can take a minute to start.
+  for (const until = Date.now() + 120_000; ; ) {
     try {
       if ((await fetch(`${base}/health`)).ok) break;
     } catch {}
-    if (i > 300) throw new Error(`api did not start; see ${logFile}`);
+    if (Date.now() > until) throw new Error(`api did not start; see ${logFile}`);
     await Bun.sleep(100);
   }
   return {

@@ -61,7 +61,7 @@ beforeAll(async () => {
   shop = startShop(3);
   fake = startFakeChat({ respond: (body) => ({ json: answerFor(JSON.stringify(body.messages)) ?? { products: [] } }) });
   cluster = await startCluster(1, { OPENAI_BASE_URL: fake.baseUrl, MODEL_NAME: 'fake-extract', TRAWL_QUEUE_LOCK_MS: LOCK_MS });
-}, 90_000);
+}, 180_000);
 afterAll(async () => {
   spare?.kill('SIGKILL');
   await spare?.exited;
