@@ -134,7 +134,16 @@ function migratedPostgresTemplate(): Promise<string> {
       try {
         const db = await openDatabase(loadConfig({ DATABASE_URL: url.toString(), TRAWL_LOG_LEVEL: 'silent' }), silentLogger);
         await db.close();
-        await admin.unsafe(`ALTER DATABASE ${building} RENAME TO ${name}`);
+        // The closed connections' backends may still be exiting for a moment: retry the rename.
+        for (let i = 0; ; i++) {
+          try {
+            await admin.unsafe(`ALTER DATABASE ${building} RENAME TO ${name}`);
+            break;
+          } catch (e) {
+            if (i >= 50 || !/being accessed by other users/.test(String((e as Error).message))) throw e;
+            await Bun.sleep(100);
+          }
+        }
         await admin.unsafe(`ALTER DATABASE ${name} WITH IS_TEMPLATE true`);
       } catch (e) {
         await admin.unsafe(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
