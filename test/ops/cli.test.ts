@@ -112,7 +112,7 @@ describe('in-process', () => {
     const env = baseEnv({ TRAWL_DATA_DIR: await seededDir() });
     const args = ['crawl', slow.url('/'), '-o', out, '--limit', '8'];
     const first = Bun.spawn([process.execPath, BIN, ...args], { env, stdout: 'pipe', stderr: 'pipe' });
-    const until = Date.now() + 60_000;
+    const until = Date.now() + 120_000; // hang bound: a loaded machine can take a minute to start a crawl
     while (!existsSync(join(out, '.trawl-crawl.json')) && Date.now() < until) await Bun.sleep(50);
     first.kill('SIGKILL');
     await first.exited;
@@ -158,7 +158,7 @@ describe('--server', () => {
     const out = tmp();
     const args = ['crawl', slow.url('/'), '-o', out, '--limit', '8', '--server', server.base, '--api-key', server.adminKey!];
     const first = Bun.spawn([process.execPath, BIN, ...args], { env: baseEnv(), stdout: 'pipe', stderr: 'pipe' });
-    const until = Date.now() + 60_000;
+    const until = Date.now() + 120_000; // hang bound: a loaded machine can take a minute to start a crawl
     while (!existsSync(join(out, '.trawl-crawl.json')) && Date.now() < until) await Bun.sleep(50);
     first.kill('SIGKILL');
     await first.exited;
