@@ -80,7 +80,7 @@ test('teams and keys from create to revoke', async () => {
   expect((await trawl('keys', 'list', '--all')).out).toMatch(new RegExp(`${keyId}.*REVOKED`));
   const revoked = await db.query<{ revoked_at: Date | null }>('select revoked_at from api_keys where id = $1', [keyId]);
   expect(revoked[0].revoked_at).toBeInstanceOf(Date);
-}, 60_000);
+}, 120_000); // hang bound: about 15 process starts, slow on a loaded machine
 
 test('mistakes exit non-zero and say what to do', async () => {
   // Through the process once (the exit code of a usage error reaches the shell) ...
@@ -113,7 +113,7 @@ test('mistakes exit non-zero and say what to do', async () => {
   const noKey = await admin('keys', 'revoke', 'fc-nothere');
   expect(noKey.code).toBe(1);
   expect(noKey.err).toContain('No key');
-}, 60_000);
+}, 120_000); // hang bound: about 15 process starts, slow on a loaded machine
 
 test('commands run against a running server with --server and an admin key', async () => {
   const fresh = await createTestDatabaseConfig('postgres', { migrated: true });
@@ -145,4 +145,4 @@ test('commands run against a running server with --server and an admin key', asy
     await server.stop();
     await fresh.cleanup();
   }
-}, 60_000);
+}, 120_000); // hang bound: about 15 process starts, slow on a loaded machine
