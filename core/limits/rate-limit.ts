@@ -20,7 +20,6 @@ export interface Bucket {
   label: string;
 }
 
-
 export class RateLimits {
   private readonly limiters = new Map<string, RateLimiterAbstract>();
   /** The first connection to Redis, waited for at most 2 s (then the insurance limiter counts). */
