@@ -108,7 +108,13 @@ export async function startCluster(workers: number, env: Record<string, string> 
     try {
       if ((await fetch(`${base}/health`)).ok) break;
     } catch {}
-    if (Date.now() > until) throw new Error(`api did not start; see ${logFile}`);
+    if (Date.now() > until) {
+      // Nothing is left running when the cluster never came up (the caller gets no handle to stop).
+      for (const p of [api, ...procs]) p.kill('SIGKILL');
+      await redis.stop();
+      await db.cleanup().catch(() => {});
+      throw new Error(`api did not start; see ${logFile}`);
+    }
     await Bun.sleep(100);
   }
   return {
