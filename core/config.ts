@@ -93,6 +93,8 @@ export const TrawlConfigSchema = Type.Object({
   TRAWL_RATE_LIMIT_PER_MINUTE: Type.Optional(Int),
   TRAWL_KEYLESS_RATE_LIMIT_PER_MINUTE: Type.Optional(Int),
   TRAWL_KEY_RATE_LIMIT_PER_MINUTE: Type.Optional(Int),
+  /** The rate limits' window, s (default 60: the `*_PER_MINUTE` limits count per minute); tests shorten it. */
+  TRAWL_RATE_LIMIT_WINDOW_S: Type.Optional(Int),
   TRAWL_STATUS_RATE_LIMIT_PER_MINUTE: Type.Optional(Int),
   TRAWL_AUTH_CACHE_MS: Type.Optional(Int),
   TRAWL_REDIS_PREFIX: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' })),
@@ -104,6 +106,8 @@ export const TrawlConfigSchema = Type.Object({
   TRAWL_INTERACT_IDLE_MS: Type.Optional(Int),
   TRAWL_INTERACT_MAX_MS: Type.Optional(Int),
   TRAWL_SCHEDULER_LEASE_MS: Type.Optional(Int),
+  /** BullMQ job lock and stalled-check interval, ms (a killed worker's jobs are taken over within about twice this). */
+  TRAWL_QUEUE_LOCK_MS: Type.Optional(Int),
   TRAWL_SCHEDULER_TICK_MS: Type.Optional(Int),
   /** `<ISO instant>@<speed>`: the scheduler's clock runs `speed` times real time from that instant (tests, demos). */
   TRAWL_SCHEDULER_CLOCK: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T[0-9:.]+Z@\\d+(\\.\\d+)?$' })),
@@ -218,6 +222,11 @@ export interface ResolvedConfig {
     statusRateLimitPerMinute: number;
     /** How long a key's team and restrictions are cached, ms (at most 60000: changes apply within a minute). */
     authCacheMs: number;
+    /**
+     * The window every rate limit counts in, s (TRAWL_RATE_LIMIT_WINDOW_S, default 60, at least 1): the
+     * `...PerMinute` limits are requests per this window. Only tests that wait a window out change it.
+     */
+    rateLimitWindowS: number;
     /** Take the keyless caller's IP from `X-Forwarded-For` (only behind a trusted reverse proxy). */
     trustProxy: boolean;
     /** Search feedback refunds per team per UTC day (compat.md §11.3). */
@@ -230,6 +239,14 @@ export interface ResolvedConfig {
    * (`clock`, from TRAWL_SCHEDULER_CLOCK) for tests that cannot wait real minutes.
    */
   scheduler: { leaseMs: number; tickMs: number; clock?: { startMs: number; speed: number } };
+  /**
+   * The BullMQ queue (`REDIS_URL`): how long a worker's job lock lasts without renewal, which is also
+   * how often workers look for stalled jobs (`lockMs`, default 30 000 ms, at least 1 000). A SIGKILLed
+   * worker's jobs are handed to another worker within about twice this; the lock is renewed every
+   * half of it, so a lower value trades failover time for more Redis traffic and a risk of a busy
+   * worker's job being taken as stalled. Tests lower it so failover tests need not wait a minute.
+   */
+  queue: { lockMs: number };
   interact: {
     /** Sessions one API process holds at once; more answer 429. */
     maxSessions: number;
@@ -475,9 +492,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       keyRateLimitPerMinute: Math.max(1, int(c.TRAWL_KEY_RATE_LIMIT_PER_MINUTE, int(c.TRAWL_RATE_LIMIT_PER_MINUTE, 100_000))),
       statusRateLimitPerMinute: Math.max(1, int(c.TRAWL_STATUS_RATE_LIMIT_PER_MINUTE, 10 * int(c.TRAWL_RATE_LIMIT_PER_MINUTE, 100_000))),
       authCacheMs: Math.min(60_000, int(c.TRAWL_AUTH_CACHE_MS, 30_000)),
+      rateLimitWindowS: Math.max(1, int(c.TRAWL_RATE_LIMIT_WINDOW_S, 60)),
       trustProxy: bool(c.TRAWL_TRUST_PROXY, false),
       feedbackDailyRefundCap: int(c.TRAWL_FEEDBACK_DAILY_REFUND_CAP, 100),
     },
+    queue: { lockMs: Math.max(1_000, int(c.TRAWL_QUEUE_LOCK_MS, 30_000)) },
     scheduler: {
       leaseMs: Math.max(1_000, int(c.TRAWL_SCHEDULER_LEASE_MS, 15_000)),
       tickMs: Math.max(100, int(c.TRAWL_SCHEDULER_TICK_MS, 5_000)),

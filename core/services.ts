@@ -64,7 +64,7 @@ export async function openServices(
   registry ??= await registryFor(config, log.child({ component: 'plugins' }));
   const db = await openDatabase(config, log.child({ component: 'db' }), dbOptions);
   await ensureBuiltinTeams(db, config);
-  const queue = await openQueue(config, db, log.child({ component: 'queue' }));
+  const queue = await openQueue(config, db, log.child({ component: 'queue' }), { lockDurationMs: config.queue.lockMs, stalledIntervalMs: config.queue.lockMs });
   let services: Services;
   // With a shared database any API node serves any blob; the embedded default keeps them on disk.
   const blobs = config.databaseUrl ? createDatabaseBlobStore(db, () => services.baseUrl) : createLocalBlobStore(join(config.dataDir, 'blobs'), () => services.baseUrl);

@@ -5,10 +5,11 @@
  * row; BullMQ hands it to another worker after its lock expires and the in-process queue resumes it
  * on restart, which both end it. When nothing can, a status read ends it instead: the queue's own
  * failure (JOB_INTERRUPTED after a second interruption), a job the queue lost (a Redis restart), or
- * a job still not ended LOST_GRACE_MS after its `timeout` (EXTRACT_TIMEOUT). So no job is shown
+ * a job still not ended `lostGraceMs` after its `timeout` (EXTRACT_TIMEOUT). So no job is shown
  * `processing` past its timeout plus that grace. The scheduler's sweep (`sweepExtracts`) ends such
  * jobs too when nobody reads them (so `extract.failed` is sent), and drops results past retention.
  */
+import type { ResolvedConfig } from '../config.ts';
 import type { Services } from '../services.ts';
 import { TrawlError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
@@ -17,8 +18,12 @@ import { kickJob } from '../webhooks/deliver.ts';
 import { webhookDeps } from '../crawl/webhook-deps.ts';
 import { EXTRACT_RETENTION_MS, endExtractJob, getExtractJob, tokensOf, type ExtractJob } from './store.ts';
 
-/** Time after an extract's timeout before a status read declares it lost, ms. */
-export const LOST_GRACE_MS = 30_000;
+/**
+ * Time after an extract's timeout before a status read declares it lost, ms: the queue's job lock
+ * (`config.queue.lockMs`, TRAWL_QUEUE_LOCK_MS, default 30 000), the time BullMQ takes to hand a dead
+ * worker's job to another one, which would end it.
+ */
+export const lostGraceMs = (config: Pick<ResolvedConfig, 'queue'>): number => config.queue.lockMs;
 /** A job the queue does not know this long after creation was lost by the queue, ms. */
 const QUEUE_SETTLE_MS = 30_000;
 
@@ -35,9 +40,9 @@ export async function extractForTeam(services: Pick<Services, 'db'>, id: string,
 }
 
 /** Why a `processing` job can no longer end by itself, or undefined while it may. */
-async function lostBecause(services: Pick<Services, 'queue'>, job: ExtractJob): Promise<TrawlError | undefined> {
+async function lostBecause(services: Pick<Services, 'queue' | 'config'>, job: ExtractJob): Promise<TrawlError | undefined> {
   const age = Date.now() - job.createdAt.getTime();
-  if (age > job.options.timeoutMs + LOST_GRACE_MS) {
+  if (age > job.options.timeoutMs + lostGraceMs(services.config)) {
     await services.queue.cancel(job.id).catch(() => false);
     return new TrawlError(
       'EXTRACT_TIMEOUT',
@@ -97,7 +102,7 @@ export async function extractStatusBody(services: Pick<Services, 'db'>, job: Ext
 }
 
 /**
- * The scheduler's extract housekeeping: ends every job still `processing` LOST_GRACE_MS after its
+ * The scheduler's extract housekeeping: ends every job still `processing` `lostGraceMs` after its
  * timeout (EXTRACT_TIMEOUT, `extract.failed` sent), and deletes the data of jobs past their 24 h
  * retention (reads answer "Job expired" from then on).
  * @returns how many jobs were ended
@@ -106,7 +111,7 @@ export async function sweepExtracts(services: Pick<Services, 'db' | 'queue' | 'l
   const lost = await services.db.query<{ id: string }>(
     `select id from jobs where kind = 'extract' and status = 'processing'
        and created_at < now() - ((coalesce((options->>'timeoutMs')::bigint, 0) + $1) * interval '1 millisecond') limit 100`,
-    [LOST_GRACE_MS],
+    [lostGraceMs(services.config)],
   );
   let ended = 0;
   for (const { id } of lost) {

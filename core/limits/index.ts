@@ -33,7 +33,7 @@ export function limitsFor(services: { config: ResolvedConfig; log: Logger }): Li
     redis.client().catch(() => {});
   }
   limits = {
-    rate: new RateLimits(redisPrefix, redis),
+    rate: new RateLimits(redisPrefix, redis, services.config.accounts.rateLimitWindowS),
     slots: redis ? new RedisTeamSlots(redis, redisPrefix) : new MemoryTeamSlots(),
     kind: redis ? 'redis' : 'memory',
     close: async () => {

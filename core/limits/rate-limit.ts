@@ -20,8 +20,6 @@ export interface Bucket {
   label: string;
 }
 
-const WINDOW_S = 60;
-
 export class RateLimits {
   private readonly limiters = new Map<string, RateLimiterAbstract>();
   /** The first connection to Redis, waited for at most 2 s (then the insurance limiter counts). */
@@ -30,10 +28,13 @@ export class RateLimits {
   /**
    * @param prefix key prefix of every counter (`redisPrefix`)
    * @param redis  shared counters in Redis; undefined = this process only
+   * @param windowS the window every bucket counts in, s (default 60: `perMinute` is per minute;
+   *   TRAWL_RATE_LIMIT_WINDOW_S, for tests that wait a window out)
    */
   constructor(
     private readonly prefix: string,
     private readonly redis?: RedisHandle,
+    private readonly windowS = 60,
   ) {}
 
   private limiter(family: string, points: number): RateLimiterAbstract {
@@ -41,13 +42,13 @@ export class RateLimits {
     let limiter = this.limiters.get(id);
     if (limiter) return limiter;
     const keyPrefix = `${this.prefix}::acct:rl:${family}:${points}`;
-    const memory = new RateLimiterMemory({ points, duration: WINDOW_S, keyPrefix });
+    const memory = new RateLimiterMemory({ points, duration: this.windowS, keyPrefix });
     limiter = this.redis
       ? new RateLimiterRedis({
           storeClient: this.redis.raw,
           useRedisPackage: true,
           points,
-          duration: WINDOW_S,
+          duration: this.windowS,
           keyPrefix,
           // Redis unreachable: count in this process rather than refusing every request.
           insuranceLimiter: memory,
@@ -75,7 +76,7 @@ export class RateLimits {
         const retryAfter = Math.max(1, Math.ceil(e.msBeforeNext / 1000));
         throw new TrawlError(
           'RATE_LIMITED',
-          `Rate limit exceeded: at most ${b.perMinute} requests per minute for ${b.label}. Retry after ${retryAfter} s.`,
+          `Rate limit exceeded: at most ${b.perMinute} requests per ${this.windowS === 60 ? 'minute' : `${this.windowS} s`} for ${b.label}. Retry after ${retryAfter} s.`,
           { headers: { 'Retry-After': String(retryAfter), 'X-RateLimit-Limit': String(b.perMinute), 'X-RateLimit-Remaining': '0' } },
         );
       }

@@ -26,7 +26,7 @@ async function trawl(env: Record<string, string>, ...args: string[]): Promise<{ 
 }
 
 beforeAll(async () => {
-  fresh = await createTestDatabaseConfig('postgres');
+  fresh = await createTestDatabaseConfig('postgres', { migrated: true });
   server = await spawnTrawl('serve', { DATABASE_URL: fresh.config.databaseUrl! });
   adminKey = server.output().match(/fc-[0-9a-f]{32}/)![0];
 }, 60_000);

@@ -48,7 +48,7 @@ beforeAll(async () => {
     },
     '/page': '<html><body><p>Quick page.</p></body></html>',
   });
-  created = await createTestDatabaseConfig('postgres');
+  created = await createTestDatabaseConfig('postgres', { migrated: true });
   db = await openDatabase(created.config, silentLogger); // applies migrations before the processes start
   const env = {
     DATABASE_URL: created.config.databaseUrl!,

@@ -29,7 +29,7 @@ let counter = 0;
  * @param registry the plugins (default the built-in ones)
  */
 export async function startAccountsTrawl(env: Record<string, string> = {}, registry = new Registry()): Promise<AccountsTrawl> {
-  const created = await createTestDatabaseConfig('postgres');
+  const created = await createTestDatabaseConfig('postgres', { migrated: true });
   const trawl = await startTrawl({ DATABASE_URL: created.config.databaseUrl!, ...env }, 'serve', registry);
   const db = trawl.running.services.db;
   const admin = async (...argv: string[]) => {

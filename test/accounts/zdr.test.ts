@@ -47,7 +47,7 @@ async function post(path: string, body: unknown, key?: string) {
 
 beforeAll(async () => {
   site = serveFixtures({ [`/${SECRET}`]: page('Account number 1234.'), [`/${VISIBLE}`]: page('Public text.') });
-  created = await createTestDatabaseConfig('postgres');
+  created = await createTestDatabaseConfig('postgres', { migrated: true });
   db = await openDatabase(created.config, silentLogger);
   trawl = await spawnTrawl('serve', { DATABASE_URL: created.config.databaseUrl!, TRAWL_LOG_LEVEL: 'trace' });
   ({ key: zdrKey, team: zdrTeam } = await makeKey(true));

@@ -34,7 +34,8 @@ async function waitEnd(id: string, ms: number): Promise<any> {
 beforeAll(async () => {
   fake = startFakeChat({ respond: (body) => (isAgentTurn(body) ? turns.shift() : undefined) });
   shop = startShop();
-  cluster = await startCluster(1, { OPENAI_BASE_URL: fake.baseUrl, MODEL_NAME: 'fake-model' });
+  // A 10 s queue lock: a killed worker's run is taken over within about 20 s instead of a minute.
+  cluster = await startCluster(1, { OPENAI_BASE_URL: fake.baseUrl, MODEL_NAME: 'fake-model', TRAWL_QUEUE_LOCK_MS: '10000' });
 });
 afterAll(async () => {
   await cluster?.stop();
@@ -75,7 +76,7 @@ describe('agent on workers', () => {
     await until(() => agentCalls() > before && fake.inFlight > 0, 60_000, 'the hanging model call');
     await cluster.killWorker(0);
     cluster.startWorker();
-    // BullMQ notices the stalled job once the dead worker's lock (30 s) expires.
+    // BullMQ notices the stalled job once the dead worker's lock (TRAWL_QUEUE_LOCK_MS, 10 s) expires.
     const end = await waitEnd(res.body.id, 180_000);
     expect(['completed', 'failed']).toContain(end.status);
     expect(end.status).toBe('completed');

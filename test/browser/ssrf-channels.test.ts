@@ -316,12 +316,15 @@ describe('what the gate could not carry is reported with the usual codes', () =>
 
 describe("with Trawl's own Chromium flags only (Chromium resolves no name)", () => {
   test('the same vectors reach nothing', async () => {
-    const own = new BrowserPool({ chromiumPath: env.config.chromiumPath, dataDir: env.config.dataDir, size: 1, log: env.ctx().log });
+    // Two browsers, the vectors in two lanes at once: each scrape mostly waits (waitFor), and every
+    // one of them must leave the canary untouched, whichever ran alongside.
+    const own = new BrowserPool({ chromiumPath: env.config.chromiumPath, dataDir: env.config.dataDir, size: 2, log: env.ctx().log });
     try {
       const hits = await canaryDuring(async () => {
-        for (const path of ['/popup', '/websocket', '/worker', '/shared-worker', '/webrtc', '/webtransport', '/service-worker']) {
-          await scrape(path, { on: own, host: '127.0.0.1' });
-        }
+        const lanes = [['/popup', '/websocket', '/worker', '/shared-worker'], ['/webrtc', '/webtransport', '/service-worker']];
+        await Promise.all(lanes.map(async (lane) => {
+          for (const path of lane) await scrape(path, { on: own, host: '127.0.0.1' });
+        }));
         // Its first (allowed) answer was used up above: refused now (UNSAFE_TARGET); never the canary.
         await scrape('/rebind', { on: own, host: 'rebind-a.test' }).catch(() => undefined);
       });

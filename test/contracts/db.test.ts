@@ -13,7 +13,7 @@ import { openDatabase } from '../../core/db/client.ts';
 import { migrations } from '../../core/db/migrations/index.ts';
 import * as schema from '../../core/db/schema/index.ts';
 import { apiKeys, documents, jobs, queueJobs, teams } from '../../core/db/schema/index.ts';
-import { createTestDatabaseConfig, forEachDatabase, openTestDatabase, rejectionOf, testOpenOptions, type TestDatabase } from '../helpers/db.ts';
+import { createTestDatabaseConfig, forEachDatabase, migratedPgliteTemplate, openTestDatabase, rejectionOf, testOpenOptions, type TestDatabase } from '../helpers/db.ts';
 
 const tables = Object.values(schema).filter((v) => is(v, PgTable)) as unknown as PgTable[];
 
@@ -25,7 +25,7 @@ async function newTeam(t: TestDatabase, id = crypto.randomUUID()) {
 forEachDatabase((kind) => {
   let t: TestDatabase;
   beforeAll(async () => {
-    t = await openTestDatabase(kind);
+    t = await openTestDatabase(kind, { migrated: false });
   });
   afterAll(async () => {
     await t?.close();
@@ -181,7 +181,7 @@ forEachDatabase((kind) => {
   });
 
   test('reopening is a no-op for migrations', async () => {
-    const fresh = await openTestDatabase(kind);
+    const fresh = await openTestDatabase(kind, { migrated: false });
     const before = await fresh.db.query('select name, applied_at from trawl_migrations order by name');
     await fresh.db.orm.insert(teams).values({ id: 'kept', name: 'kept', credits: 1, concurrency: 1 });
     await fresh.db.close();
@@ -217,7 +217,7 @@ forEachDatabase((kind) => {
   if (kind === 'pglite') {
     test('the embedded database directory is locked against a second opener', async () => {
       const created = await createTestDatabaseConfig(kind);
-      const options = await testOpenOptions(kind);
+      const options = { pgliteTemplate: await migratedPgliteTemplate() }; // about the lock, not the migrations
       const lock = join(created.config.dataDir, 'pg.lock');
       try {
         const db = await openDatabase(created.config, silentLogger, options);

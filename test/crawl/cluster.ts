@@ -79,7 +79,7 @@ export interface Cluster {
  */
 export async function startCluster(workers: number, env: Record<string, string> = {}): Promise<Cluster> {
   const redis = await startRedis();
-  const db = await createTestDatabaseConfig('postgres');
+  const db = await createTestDatabaseConfig('postgres', { migrated: true });
   const dir = mkdtempSync(join(tmpdir(), 'trawl-cluster-'));
   const logFile = join(dir, 'processes.log');
   const out = openSync(logFile, 'a');
@@ -103,11 +103,18 @@ export async function startCluster(workers: number, env: Record<string, string> 
   const api = spawn('api', { PORT: String(port), TRAWL_DATA_DIR: join(dir, 'api') });
   const procs = Array.from({ length: workers }, (_, i) => spawn('worker', { PORT: String(freePort()), TRAWL_DATA_DIR: join(dir, `worker-${i}`) }));
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
+  // Hang bound 120 s: on a loaded machine a bun process can take a minute to start.
+  for (const until = Date.now() + 120_000; ; ) {
     try {
       if ((await fetch(`${base}/health`)).ok) break;
     } catch {}
-    if (i > 300) throw new Error(`api did not start; see ${logFile}`);
+    if (Date.now() > until) {
+      // Nothing is left running when the cluster never came up (the caller gets no handle to stop).
+      for (const p of [api, ...procs]) p.kill('SIGKILL');
+      await redis.stop();
+      await db.cleanup().catch(() => {});
+      throw new Error(`api did not start; see ${logFile}`);
+    }
     await Bun.sleep(100);
   }
   return {

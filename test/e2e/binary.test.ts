@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { serveFixtures, type FixtureSite } from '../helpers/fixture-site.ts';
 import { createTestDatabaseConfig } from '../helpers/db.ts';
+import { compiledBinary } from '../helpers/binary.ts';
 
 const ROOT = resolve(import.meta.dir, '../..');
 const work = mkdtempSync(join(tmpdir(), 'trawl-bin-'));
@@ -71,8 +72,7 @@ beforeAll(async () => {
   site = serveFixtures({
     '/page': '<html><head><title>Harbour</title></head><body><nav><a href="/">Home</a></nav><main><h1>Harbour notes</h1><p>Boats leave at dawn when the tide turns, and come back before the evening wind rises over the dunes.</p><p><a href="/next">Next page</a></p></main></body></html>',
   });
-  const build = Bun.spawnSync(['bun', 'bin/build.ts', '--outfile', binary], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' });
-  if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
+  compiledBinary(work); // `bun bin/build.ts`, shared with plugins-binary.test.ts (test/helpers/binary.ts)
 }, 300_000);
 
 afterAll(() => {

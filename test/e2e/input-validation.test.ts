@@ -120,8 +120,9 @@ describe('nesting and validation errors (item 2)', () => {
   });
 
   test('the executable runs Elysia in production mode unless NODE_ENV says otherwise', async () => {
-    for (const [env, production] of [[{}, true], [{ NODE_ENV: 'development' }, false]] as const) {
-      const db = await createTestDatabaseConfig('postgres');
+    // Both processes at once (each start is mostly one core's work).
+    await Promise.all(([[{}, true], [{ NODE_ENV: 'development' }, false]] as const).map(async ([env, production]) => {
+      const db = await createTestDatabaseConfig('postgres', { migrated: true });
       const proc = Bun.spawn(['bun', 'bin/trawl.ts', 'serve'], {
         cwd: `${import.meta.dir}/../..`,
         env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/tmp', PORT: '0', HOST: '127.0.0.1', TRAWL_AUTH: 'off', TRAWL_DATA_DIR: db.config.dataDir, DATABASE_URL: db.config.databaseUrl!, ...env },
@@ -136,7 +137,7 @@ describe('nesting and validation errors (item 2)', () => {
         await proc.exited;
         await db.cleanup();
       }
-    }
+    }));
   }, 200_000);
 });
 

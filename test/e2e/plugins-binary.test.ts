@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { serveFixtures, type FixtureSite } from '../helpers/fixture-site.ts';
 import { CALENDAR } from '../plugins/calendar-fixture.ts';
+import { compiledBinary } from '../helpers/binary.ts';
 
 const ROOT = resolve(import.meta.dir, '../..');
 const work = mkdtempSync(join(tmpdir(), 'trawl-plugins-bin-'));
@@ -71,8 +72,7 @@ beforeAll(async () => {
     '/page': '<html><head><title>Harbour</title></head><body><main><h1>Harbour notes</h1><p>Boats leave at dawn when the tide turns.</p></main></body></html>',
     '/events.ics': { body: CALENDAR, headers: { 'content-type': 'text/calendar; charset=utf-8' } },
   });
-  const build = Bun.spawnSync(['bun', 'bin/build.ts', '--release', '--outfile', binary], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' });
-  if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
+  compiledBinary(work); // `bun bin/build.ts --release`, shared with binary.test.ts (test/helpers/binary.ts)
 }, 300_000);
 
 afterAll(() => {

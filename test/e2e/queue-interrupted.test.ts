@@ -31,7 +31,7 @@ describe('a job that kills its process', () => {
     test(`${kind}: runs twice, then fails with JOB_INTERRUPTED`, async () => {
       let db: TestDatabaseConfig | undefined;
       if (kind === 'memory') {
-        db = await createTestDatabaseConfig('postgres');
+        db = await createTestDatabaseConfig('postgres', { migrated: true });
         cleanups.push(db.cleanup);
       }
       const args = [kind, db?.config.databaseUrl ?? 'postgres://unused', REDIS_URL, `trawl-crash-${crypto.randomUUID().slice(0, 8)}`];

@@ -2,7 +2,7 @@
  * Extract in distributed mode (issue 19 scope 3): api + worker processes of bin/trawl.ts on Redis
  * (BullMQ) and PostgreSQL. An extract runs on a worker. When that worker is killed with SIGKILL in
  * the middle of it (its model call held open): with another worker running, the job is resumed there
- * once its lock expires and completes; with no worker left, the job does not stay `processing`: a
+ * once its lock (TRAWL_QUEUE_LOCK_MS) expires and completes; with no worker left, the job does not stay `processing`: a
  * status read ends it `failed` with EXTRACT_TIMEOUT once its timeout and the grace have passed
  * (core/extract/status.ts).
  */
@@ -20,6 +20,8 @@ let cluster: Cluster;
 let fake: FakeChat;
 let shop: FixtureSite;
 let spare: Subprocess | undefined;
+/** The queue lock (and so the lost-job grace after the timeout): 10 s, not the default 30 s, so failover takes about 20 s. */
+const LOCK_MS = '10000';
 const spareDir = mkdtempSync(join(tmpdir(), 'trawl-extract-worker-'));
 
 /** Starts one more worker process on the cluster's Redis and database. */
@@ -29,7 +31,7 @@ function startSpareWorker(): Subprocess {
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? spareDir, DATABASE_URL: cluster.databaseUrl, REDIS_URL: cluster.redis.url,
       TRAWL_AUTH: 'off', TRAWL_ALLOW_PRIVATE_TARGETS: 'true', TRAWL_LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(freePort()),
-      TRAWL_DATA_DIR: join(spareDir, 'data'), OPENAI_BASE_URL: fake.baseUrl, MODEL_NAME: 'fake-extract',
+      TRAWL_DATA_DIR: join(spareDir, 'data'), OPENAI_BASE_URL: fake.baseUrl, MODEL_NAME: 'fake-extract', TRAWL_QUEUE_LOCK_MS: LOCK_MS,
     },
     stdout: 'ignore',
     stderr: 'ignore',
@@ -58,8 +60,8 @@ async function midExtract(): Promise<void> {
 beforeAll(async () => {
   shop = startShop(3);
   fake = startFakeChat({ respond: (body) => ({ json: answerFor(JSON.stringify(body.messages)) ?? { products: [] } }) });
-  cluster = await startCluster(1, { OPENAI_BASE_URL: fake.baseUrl, MODEL_NAME: 'fake-extract' });
-}, 90_000);
+  cluster = await startCluster(1, { OPENAI_BASE_URL: fake.baseUrl, MODEL_NAME: 'fake-extract', TRAWL_QUEUE_LOCK_MS: LOCK_MS });
+}, 180_000);
 afterAll(async () => {
   spare?.kill('SIGKILL');
   await spare?.exited;
@@ -92,7 +94,7 @@ describe('extract on a worker process', () => {
     await midExtract();
     await cluster.killWorker(0);
     spare = startSpareWorker();
-    // BullMQ's stalled check hands the job over once the dead worker's lock (30 s) expires.
+    // BullMQ's stalled check hands the job over once the dead worker's lock (LOCK_MS) expires.
     const body = await poll(started.id, 120_000);
     expect(body.status).toBe('completed');
     expect(body.data.products).toEqual([{ name: 'Widget 3', price: 13 }]);
@@ -108,7 +110,7 @@ describe('extract on a worker process', () => {
     await midExtract();
     spare!.kill('SIGKILL');
     await spare!.exited;
-    // Hang bound: the timeout + 30 s grace, with room for a loaded machine.
+    // Hang bound: the timeout + the grace (LOCK_MS), with room for a loaded machine.
     const body = await poll(started.id, timeout + 90_000);
     expect(body.status).toBe('failed');
     expect(body.success).toBe(true);

@@ -1,6 +1,7 @@
 /**
  * Starts a real Trawl in the test process: services from a config (embedded PGlite in a temp data dir
- * and the in-process queue by default), the worker, and the HTTP app on a free port.
+ * and the in-process queue by default, seeded already migrated: test/helpers/db.ts), the worker, and
+ * the HTTP app on a free port.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +9,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../core/config.ts';
 import { createLogger } from '../../core/log.ts';
 import { start, type Running } from '../../core/runtime.ts';
-import { pgliteTemplate } from './db.ts';
+import { migratedPgliteTemplate } from './db.ts';
 import type { Registry } from '../../core/registry.ts';
 
 export interface TestTrawl {
@@ -33,7 +34,7 @@ export async function startTrawl(env: Record<string, string> = {}, mode: 'serve'
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', TRAWL_DATA_DIR: dataDir, TRAWL_ALLOW_PRIVATE_TARGETS: 'true', ...env });
   const log = createLogger(process.env.TRAWL_TEST_LOG ?? 'silent');
   let adminKey: string | undefined;
-  const dbOptions = config.databaseUrl ? {} : { pgliteTemplate: await pgliteTemplate() };
+  const dbOptions = config.databaseUrl ? {} : { pgliteTemplate: await migratedPgliteTemplate() };
   const running = await start(mode, config, log, (k) => (adminKey = k), dbOptions, registry);
   const base = `http://127.0.0.1:${running.port}`;
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {

@@ -41,7 +41,7 @@ let spawnScheduler: () => Subprocess;
 beforeAll(async () => {
   site = serveFixtures({ '/board': '<html><head><title>Board</title></head><body><p>Departures at 9.</p></body></html>' });
   redis = await startRedis();
-  db = await createTestDatabaseConfig('postgres');
+  db = await createTestDatabaseConfig('postgres', { migrated: true });
   sql = postgres(db.config.databaseUrl!, { max: 4, onnotice: () => {} });
   dir = mkdtempSync(join(tmpdir(), 'trawl-monitor-cluster-'));
   logFile = join(dir, 'processes.log');

@@ -2,6 +2,8 @@
  * The client commands (issue 24 scope 1): `trawl scrape|map|search|crawl` against fixture sites,
  * in-process on a temporary data dir and with `--server`; exit codes and `--help`; crawl progress in
  * plain mode and in a pseudo-terminal (`script`); an interrupted crawl resumed into the same directory.
+ * The data directories start with a migrated database (as after a first run), so each command does
+ * not run initdb and every migration; test/db/template.test.ts and the e2e binary test cover a first start.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -9,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTrawl, type TestTrawl } from '../helpers/trawl.ts';
 import { serveFixtures, type FixtureSite } from '../helpers/fixture-site.ts';
+import { seedMigratedDataDir } from '../helpers/db.ts';
 
 setDefaultTimeout(180_000);
 
@@ -26,7 +29,7 @@ const tmp = () => {
 };
 let dataDir: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   site = serveFixtures({ '/': page('Home', ['/a', '/b']), '/a': page('Alpha', ['/']), '/b': page('Beta', ['/a']) });
   // Pages that answer one after another (page i after about i × 700 ms), so a crawl is still running when interrupted.
   const routes: Record<string, any> = {};
@@ -37,8 +40,15 @@ beforeAll(() => {
     };
   }
   slow = serveFixtures(routes);
-  dataDir = tmp();
+  dataDir = await seededDir();
 });
+
+/** A data directory whose embedded database exists and is migrated (test/helpers/db.ts), as after a first run. */
+async function seededDir(): Promise<string> {
+  const d = tmp();
+  await seedMigratedDataDir(d);
+  return d;
+}
 afterAll(() => {
   site.stop();
   slow.stop();
@@ -99,10 +109,10 @@ describe('in-process', () => {
 
   test('an interrupted in-process crawl resumes on the next run (the queue keeps its jobs)', async () => {
     const out = tmp();
-    const env = baseEnv({ TRAWL_DATA_DIR: tmp() });
+    const env = baseEnv({ TRAWL_DATA_DIR: await seededDir() });
     const args = ['crawl', slow.url('/'), '-o', out, '--limit', '8'];
     const first = Bun.spawn([process.execPath, BIN, ...args], { env, stdout: 'pipe', stderr: 'pipe' });
-    const until = Date.now() + 60_000;
+    const until = Date.now() + 120_000; // hang bound: a loaded machine can take a minute to start a crawl
     while (!existsSync(join(out, '.trawl-crawl.json')) && Date.now() < until) await Bun.sleep(50);
     first.kill('SIGKILL');
     await first.exited;
@@ -148,7 +158,7 @@ describe('--server', () => {
     const out = tmp();
     const args = ['crawl', slow.url('/'), '-o', out, '--limit', '8', '--server', server.base, '--api-key', server.adminKey!];
     const first = Bun.spawn([process.execPath, BIN, ...args], { env: baseEnv(), stdout: 'pipe', stderr: 'pipe' });
-    const until = Date.now() + 60_000;
+    const until = Date.now() + 120_000; // hang bound: a loaded machine can take a minute to start a crawl
     while (!existsSync(join(out, '.trawl-crawl.json')) && Date.now() < until) await Bun.sleep(50);
     first.kill('SIGKILL');
     await first.exited;

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { seedMigratedDataDir } from '../helpers/db.ts';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startTrawl, type TestTrawl } from '../helpers/trawl.ts';
@@ -78,6 +79,7 @@ describe('stdio: trawl mcp', () => {
   let client: Client;
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'trawl-mcp-'));
+    await seedMigratedDataDir(dataDir); // a migrated database, as after a first run: no initdb here
     const env: Record<string, string> = {};
     for (const k of ['PATH', 'HOME', 'TMPDIR']) if (process.env[k]) env[k] = process.env[k]!;
     client = new Client({ name: 'test', version: '1.0.0' });

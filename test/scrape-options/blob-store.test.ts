@@ -65,7 +65,7 @@ describe('two processes on one Postgres', () => {
 
   beforeAll(async () => {
     site = startSite();
-    db = await createTestDatabaseConfig('postgres');
+    db = await createTestDatabaseConfig('postgres', { migrated: true });
     const shared = { DATABASE_URL: db.config.databaseUrl!, REDIS_URL: 'redis://127.0.0.1:6379', TRAWL_REDIS_PREFIX: prefix };
     serving = await startOn(shared);
     api = await startOn(shared, 'api');
