@@ -20,11 +20,16 @@
  * runs Trawl at debug level with its log in `dir/<label>-<round>.log` and prints where a browser
  * scrape's time went (median ms per phase of the engine's "browser scrape done" lines).
  *
+ * Every row also gives the CPU time per measured page (from /proc, so it holds on a loaded machine
+ * where the wall-clock figures swing): `server` is the Trawl server process (for Crawlee: the bench
+ * process, i.e. Crawlee, the fixture site and the client), `chromium` every process under it (the
+ * browsers with their renderers, exited ones included through their parents' cutime).
+ *
  * Needs no network beyond 127.0.0.1. Prints a table and a JSON summary on the last line.
  */
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { startBenchSite } from './site.ts';
 
@@ -60,6 +65,10 @@ export interface RunResult {
   p50Ms: number;
   p95Ms: number;
   pagesPerSecond: number;
+  /** CPU ms per measured page: the Trawl server process (Crawlee: the bench process, Crawlee and the site). */
+  serverCpuMs?: number;
+  /** CPU ms per measured page of the Chromium processes (every descendant, exited ones included). */
+  chromiumCpuMs?: number;
 }
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
@@ -77,6 +86,56 @@ function summarize(tool: string, concurrency: number, latencies: number[], failu
     p50Ms: Math.round(pct(sorted, 50)),
     p95Ms: Math.round(pct(sorted, 95)),
     pagesPerSecond: Number((latencies.length / (wallMs / 1000)).toFixed(2)),
+  };
+}
+
+/** utime+stime (and, with `children`, cutime+cstime) of one process from /proc, ms; 0 once gone. */
+function procCpuMs(pid: number, children: boolean): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields after the name: state(0) ppid(1) ... utime(11) stime(12) cutime(13) cstime(14), in clock ticks (100/s)
+    const ticks = Number(f[11]) + Number(f[12]) + (children ? Number(f[13]) + Number(f[14]) : 0);
+    return ticks * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU ms of every descendant of `root` so far: their own time plus what their exited children used
+ * (Chromium's zygote reaps its renderers, so a closed page's CPU moves into the zygote's cutime).
+ */
+function descendantsCpuMs(root: number): number {
+  const parent = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      parent.set(pid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  let total = 0;
+  for (const pid of parent.keys()) {
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) {
+      if (p === root) {
+        total += procCpuMs(pid, true);
+        break;
+      }
+    }
+  }
+  return total;
+}
+
+/** Snapshot of the CPU used so far by a side's own process and by its Chromium processes, ms. */
+function cpuSnapshot(serverPid: number | undefined): { server: number; chromium: number } {
+  const self = process.cpuUsage();
+  return {
+    server: serverPid ? procCpuMs(serverPid, false) : (self.user + self.system) / 1000,
+    chromium: descendantsCpuMs(serverPid ?? process.pid),
   };
 }
 
@@ -131,7 +190,14 @@ async function benchTrawl(label: string, root: string): Promise<void> {
     };
     // Warm-up: browsers launched, code loaded.
     await Promise.all(Array.from({ length: 8 }, (_, i) => scrape(100_000 + i).catch(() => 0)));
-    for (const c of LEVELS) results.push(await drive(label, c, scrape));
+    for (const c of LEVELS) {
+      const before = cpuSnapshot(proc.pid);
+      const r = await drive(label, c, scrape);
+      const after = cpuSnapshot(proc.pid);
+      r.serverCpuMs = Math.round((after.server - before.server) / Math.max(1, r.pages));
+      r.chromiumCpuMs = Math.round((after.chromium - before.chromium) / Math.max(1, r.pages));
+      results.push(r);
+    }
   } finally {
     proc.kill('SIGTERM');
     await Promise.race([proc.exited, Bun.sleep(15_000)]);
@@ -183,6 +249,10 @@ async function benchCrawlee(): Promise<void> {
       // Pages per second over the measured pages only (from the first start to the last end).
       let first = Infinity;
       let last = 0;
+      // CPU from the first measured page's start to the last one's end (Crawlee closes its browsers
+      // before run() returns, so the end is taken in the handler).
+      let before: ReturnType<typeof cpuSnapshot> | undefined;
+      let after: ReturnType<typeof cpuSnapshot> | undefined;
       const config = new crawlee.Configuration({ persistStorage: false, purgeOnStart: true });
       const crawler = new crawlee.PuppeteerCrawler(
         {
@@ -200,6 +270,7 @@ async function benchCrawlee(): Promise<void> {
           browserPoolOptions: { maxOpenPagesPerBrowser: 4, retireBrowserAfterPageCount: 200 },
           preNavigationHooks: [
             async ({ request }: any, gotoOptions: any) => {
+              if (!before && !String(request.uniqueKey).startsWith('w')) before = cpuSnapshot(undefined);
               started.set(request.uniqueKey, performance.now());
               gotoOptions.waitUntil = 'domcontentloaded';
             },
@@ -213,6 +284,7 @@ async function benchCrawlee(): Promise<void> {
               latencies.push(performance.now() - begin);
               first = Math.min(first, begin);
               last = Math.max(last, performance.now());
+              if (latencies.length + failures >= PAGES) after = cpuSnapshot(undefined);
             }
           },
           async failedRequestHandler() {
@@ -224,7 +296,12 @@ async function benchCrawlee(): Promise<void> {
       const urls = Array.from({ length: PAGES }, (_, i) => ({ url: `${site.url(i % PAGES)}?c=${c}&r=${i}&round=${round}`, uniqueKey: `${round}-${c}-${i}` }));
       // 8 warm-up pages first (browsers launched), not measured.
       await crawler.run([...Array.from({ length: 8 }, (_, i) => ({ url: `${site.url(i)}?warm=${c}-${i}&round=${round}`, uniqueKey: `w${round}-${c}-${i}` })), ...urls]);
-      results.push(summarize('crawlee', c, latencies, failures, last - first));
+      const r = summarize('crawlee', c, latencies, failures, last - first);
+      if (before && after) {
+        r.serverCpuMs = Math.round((after.server - before.server) / Math.max(1, r.pages));
+        r.chromiumCpuMs = Math.round((after.chromium - before.chromium) / Math.max(1, r.pages));
+      }
+      results.push(r);
       await crawler.teardown?.();
     }
   } finally {
@@ -244,10 +321,10 @@ for (round = 1; round <= ROUNDS; round++) {
 site.stop();
 
 console.log(`\nBrowser scrape benchmark: ${PAGES} client-rendered pages per run, ${CHROMIUM}, pool of ${POOL} browsers, ${ROUNDS} round(s)\n`);
-console.log('round tool            conc  pages  fail   p50 ms   p95 ms   pages/s');
+console.log('round tool            conc  pages  fail   p50 ms   p95 ms   pages/s  cpu ms/page: server chromium');
 for (const r of results) {
   console.log(
-    `${String(r.round).padStart(5)} ${r.tool.padEnd(16)}${String(r.concurrency).padStart(4)}${String(r.pages).padStart(7)}${String(r.failures).padStart(6)}${String(r.p50Ms).padStart(9)}${String(r.p95Ms).padStart(9)}${String(r.pagesPerSecond).padStart(10)}`,
+    `${String(r.round).padStart(5)} ${r.tool.padEnd(16)}${String(r.concurrency).padStart(4)}${String(r.pages).padStart(7)}${String(r.failures).padStart(6)}${String(r.p50Ms).padStart(9)}${String(r.p95Ms).padStart(9)}${String(r.pagesPerSecond).padStart(10)}${String(r.serverCpuMs ?? '-').padStart(16)}${String(r.chromiumCpuMs ?? '-').padStart(9)}`,
   );
 }
 printRatios();

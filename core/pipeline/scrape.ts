@@ -15,7 +15,7 @@ import type { ScrapeOptions } from '../scrape/options.ts';
 import type { Document, ScrapeRequest } from '../scrape/document.ts';
 import { TrawlError } from '../errors.ts';
 import { requiredFeatures, selectEngine, selectParser } from './select.ts';
-import { needsJavaScript } from './needs-js.ts';
+import { knownShellHost, needsJavaScript, noteFetchedPage } from './needs-js.ts';
 import { proxyAttempts, proxyAnswerError, routeFailed, worthRetrying, type FetchAttempt } from './proxy.ts';
 import { cacheOnly, cacheOnlyMiss, type ScrapeCache } from '../cache/index.ts';
 import type { ProfileOpener } from '../profiles/index.ts';
@@ -110,7 +110,8 @@ async function fetchOnce(req: ScrapeRequest, deps: ScrapeDeps, ctx: PluginContex
   const engines = await registry.all('engine');
   const formats = await formatPlugins(registry);
   const need = requiredFeatures(req.options, formats);
-  if (attempt.preferBrowser && engines.some((e) => e.features.includes('js'))) need.add('js');
+  // A host that lately served JavaScript shells to the plain fetch goes to the browser at once.
+  if ((attempt.preferBrowser || knownShellHost(req.url)) && engines.some((e) => e.features.includes('js'))) need.add('js');
   const engine = selectEngine(engines, need);
   const headers: Record<string, string> = { ...(req.options.headers ?? {}) };
   // `location`: its languages, else the country's default language, as Accept-Language (interface.md).
@@ -124,7 +125,9 @@ async function fetchOnce(req: ScrapeRequest, deps: ScrapeDeps, ctx: PluginContex
   const log = ctx.log.child({ engine: engine.name });
   const response = await observeEngineFetch(engine.name, engine.fetch(engineRequest, { ...ctx, log }));
   // A client-rendered shell fetched without JavaScript: render it in a browser when there is one.
-  if (!engine.features.includes('js') && response.contentType.includes('html') && response.text && needsJavaScript(response.text)) {
+  const shell = !engine.features.includes('js') && response.contentType.includes('html') && response.text !== undefined && needsJavaScript(response.text);
+  if (!engine.features.includes('js') && response.statusCode >= 200 && response.statusCode < 300) noteFetchedPage(req.url, shell);
+  if (shell) {
     const js = engines.filter((e) => e.features.includes('js')).sort((a, b) => a.cost - b.cost)[0];
     if (js) {
       log.debug({ url: req.url }, 'page needs JavaScript; retrying in the browser');

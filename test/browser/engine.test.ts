@@ -107,6 +107,23 @@ describe('rendering', () => {
     expect(third!.headers.cookie).toBeUndefined();
   });
 
+  test('scrapes are isolated: cookies and storage one scrape set are gone in the next (also on the same browser)', async () => {
+    const write = `(async () => { document.cookie = 'left=behind; max-age=3600'; localStorage.setItem('left', 'behind'); sessionStorage.setItem('left', 'behind');
+      await new Promise((resolve) => { const r = indexedDB.open('left', 1); r.onupgradeneeded = () => r.result.createObjectStore('s'); r.onsuccess = () => { r.result.close(); resolve(null); }; });
+      return document.cookie; })()`;
+    const read = `(async () => { const dbs = (await indexedDB.databases()).map((d) => d.name);
+      return JSON.stringify({ cookie: document.cookie, local: localStorage.getItem('left'), session: sessionStorage.getItem('left'), dbs }); })()`;
+    const first = await run(site.url('/echo'), { actions: [{ type: 'executeJavascript', script: write }] });
+    expect(first.actions?.javascriptReturns[0]?.value).toContain('left=behind');
+    // More scrapes than the pool has places, so some land on the browser the first one used.
+    const next = await Promise.all(Array.from({ length: 4 }, () => run(site.url('/echo'), { actions: [{ type: 'executeJavascript', script: read }] })));
+    for (const r of next) {
+      expect(JSON.parse(String(r.actions?.javascriptReturns[0]?.value))).toEqual({ cookie: '', local: null, session: null, dbs: [] });
+    }
+    // The site's server saw no cookie either.
+    expect(site.hits.filter((h) => h.headers.cookie?.includes('left=')).length).toBe(0);
+  });
+
   test('the default user agent does not say HeadlessChrome', async () => {
     const res = await run(site.url('/echo'));
     expect(res.text).not.toContain('HeadlessChrome');

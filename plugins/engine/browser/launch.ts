@@ -35,7 +35,12 @@ export const CHROMIUM_ARGS = [
   '--disable-background-timer-throttling',
   '--disable-backgrounding-occluded-windows',
   '--disable-renderer-backgrounding',
-  '--disable-features=Translate,MediaRouter,OptimizationHints,AutofillServerCommunication,InterestFeedContentSuggestions',
+  // SpareRendererForSitePerProcess: Chromium keeps a renderer process started ahead for the next tab
+  // of the context it last served; with a fresh context per scrape that spare never fits the next
+  // context and is thrown away, so every scrape started two renderers (measured: 16 renderers for 8
+  // scrapes with it, 8 without; ~40-100 ms less Chromium CPU per scrape). The pool's own spare page
+  // already starts the next scrape's renderer ahead of time.
+  '--disable-features=Translate,MediaRouter,OptimizationHints,AutofillServerCommunication,InterestFeedContentSuggestions,SpareRendererForSitePerProcess',
   '--password-store=basic',
   '--use-mock-keychain',
   '--hide-scrollbars',

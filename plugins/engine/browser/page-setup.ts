@@ -18,6 +18,7 @@ import { COOKIE_BANNER_CSS, installCookieBannerStyle, isAdRequest } from './adbl
 import { createHostGuard, type HostVerdict, type Lookup } from '../../../core/net/host-guard.ts';
 import { threatVerdict, type ThreatBlock } from '../../../core/threat/check.ts';
 import { acceptLanguage, locationEmulation } from '../../../core/scrape/location.ts';
+import { trackNetwork } from './wait.ts';
 
 /** Desktop viewport, px. */
 export const DESKTOP_VIEWPORT = { width: 1920, height: 1080, deviceScaleFactor: 1, isMobile: false, hasTouch: false };
@@ -81,6 +82,7 @@ function identity(browser: Browser): Promise<{ version: string; userAgent: strin
  * on a busy machine); the listeners are in place before any of them can let a request through.
  */
 export async function preparePage(page: Page, request: EngineRequest, opts: PrepareOptions): Promise<PageState> {
+  trackNetwork(page); // the smart wait counts network quiet from the page's first request
   // First the gate: until it knows the scrape's rules it refuses every connection.
   const resolver = opts.gate.configure({
     policy: request.targets,
