@@ -106,7 +106,11 @@ async function runClaimed(services: Services, claim: ClaimedUrl, signal: AbortSi
   }
   if (!outcome) return { items: [] };
   if (job.options.webhook) kickJob(webhookDeps(services), claim.jobId);
-  if (outcome.finished) log.info({ status: outcome.finished }, 'crawl finished');
+  if (outcome.finished) {
+    log.info({ status: outcome.finished }, 'crawl finished');
+    // Its pages' search index rows need not wait for the process to look quiet.
+    services.searchIndex.idle();
+  }
   return { items: outcome.items, next: outcome.next };
 }
 
