@@ -14,7 +14,7 @@ import { modelFor } from '../llm/service.ts';
 import { pageVersionStore } from '../page-versions/index.ts';
 import { kickJob } from '../webhooks/deliver.ts';
 import { emptyDiscovery, type Discovery, type QueueItem } from '../store/crawl-urls.ts';
-import { claimUrl, renewLease, type ClaimedUrl } from '../store/crawl-claims.ts';
+import { claimUrl, renewLease, trackScrape, type ClaimedUrl } from '../store/crawl-claims.ts';
 import { classify, crawlContext, unknownOnly } from './discovery.ts';
 import { enqueueItems, type PageMessage } from './enqueue.ts';
 import type { CrawlerOptions } from './options.ts';
@@ -66,6 +66,8 @@ async function runClaimed(services: Services, claim: ClaimedUrl, signal: AbortSi
   }, LEASE_MS / 3);
   let outcome: Outcome | undefined;
   let account: ScrapeAccounting | undefined;
+  // Lets the completions of the crawl's other pages wait briefly for this one (group commit).
+  const scraped = trackScrape(services.db, claim.jobId);
   try {
     const options = job.options.scrape as ScrapeOptions;
     try {
@@ -82,7 +84,7 @@ async function runClaimed(services: Services, claim: ClaimedUrl, signal: AbortSi
       return { items: outcome?.items ?? [] };
     }
     // A stored page is charged by the statement that stores it (completePage), not by account.charge().
-    outcome = await scrapeAndStore(services, job, claim, account, AbortSignal.any([signal, lost.signal]), chain && !signal.aborted ? LEASE_MS : 0);
+    outcome = await scrapeAndStore(services, job, claim, account, AbortSignal.any([signal, lost.signal]), chain && !signal.aborted ? LEASE_MS : 0, scraped);
     countCrawlPage('completed');
   } catch (error) {
     const e = TrawlError.wrap(error);
@@ -98,12 +100,17 @@ async function runClaimed(services: Services, claim: ClaimedUrl, signal: AbortSi
       countCrawlPage('failed');
     }
   } finally {
+    scraped();
     clearInterval(heartbeat);
     await account?.release();
   }
   if (!outcome) return { items: [] };
   if (job.options.webhook) kickJob(webhookDeps(services), claim.jobId);
-  if (outcome.finished) log.info({ status: outcome.finished }, 'crawl finished');
+  if (outcome.finished) {
+    log.info({ status: outcome.finished }, 'crawl finished');
+    // Its pages' search index rows need not wait for the process to look quiet.
+    services.searchIndex.idle();
+  }
   return { items: outcome.items, next: outcome.next };
 }
 
@@ -114,6 +121,7 @@ async function scrapeAndStore(
   account: ScrapeAccounting,
   signal: AbortSignal,
   chainLeaseMs: number,
+  scraped: () => void,
 ): Promise<Outcome | undefined> {
   const scrape = job.options.scrape as ScrapeOptions;
   const crawler = job.options.crawler as CrawlerOptions | undefined;
@@ -134,6 +142,7 @@ async function scrapeAndStore(
     },
     signal,
   );
+  scraped();
   const finalUrl = String(doc.metadata.url ?? claim.url);
   const found = linksFormat ? doc[linksFormat] : undefined;
   const links = Array.isArray(found) ? (found as string[]) : [];

@@ -5,7 +5,8 @@
  * quiet, so a crawl's pages are not slowed by it.
  *
  * When rows are written, one batch of `maxBatch` at a time, checking again between batches:
- * - quiet: no page arrived for `quietMs` (a crawl or batch has ended or paused);
+ * - quiet: no page arrived for `quietMs` (a crawl or batch has ended or paused), or `idle` says a
+ *   crawl or batch has ended;
  * - overdue: the oldest row has waited `maxDelayMs` (under sustained load the index lags at most
  *   about this long);
  * - full: `maxPending` rows or `maxPendingChars` characters of text wait. When twice that waits,
@@ -46,6 +47,12 @@ export interface SearchIndexFeed {
   add(doc: Document, teamId: string): Promise<void>;
   /** Writes everything queued (also called on close). Never throws. */
   flush(): Promise<void>;
+  /**
+   * A producer's run has ended (a crawl or batch finished): counts the process as quiet now instead
+   * of `quietMs` after the last page, so the rows are written at once. A page added meanwhile makes
+   * it busy again (at most the batch being written goes first). Never throws.
+   */
+  idle(): void;
   /** Documents waiting to be written. */
   readonly pending: number;
 }
@@ -178,6 +185,12 @@ export function createSearchIndexFeed(db: Queryable, log: Logger, options: Index
       owed = queued.length;
       // A running writer may stop (not due) before reaching the rows owed; then start it again.
       while (owed > 0) await drain().catch((err) => log.warn({ err }, 'search indexing failed'));
+    },
+    idle() {
+      if (queued.length === 0) return;
+      lastAdd = -Infinity;
+      // A running writer sees the process quiet at its next check.
+      if (!running) void drain().catch((err) => log.warn({ err }, 'search indexing failed'));
     },
     async add(doc, teamId) {
       const now = performance.now();

@@ -45,7 +45,10 @@ const JSON_NUL = /(?<!\\)((?:\\\\)*)\\u0000/g;
 /**
  * Inserts or refreshes pages (keyed by team and URL) in one statement; of two rows with the same key the later
  * one is written. The tsvector of each row (title A, description B, content C) is computed here
- * (analyzer.ts), so the database parses no text.
+ * (analyzer.ts), so the database parses no text. A row whose text and metadata are unchanged (a page
+ * crawled again) is left as it is, `updated_at` included (it records the last change): rewriting it
+ * would put a new version of the row into all five indexes, lexemes included, for nothing (bench:
+ * 1,169 unchanged pg-docs pages, 0.73 CPU s of database work against 0.36).
  */
 export async function upsertPages(db: Queryable, pages: readonly IndexedPage[]): Promise<void> {
   const statement = upsertPagesStatement(pages);
@@ -77,7 +80,13 @@ export function upsertPagesStatement(pages: readonly IndexedPage[]): { sql: stri
        language = EXCLUDED.language, image_url = EXCLUDED.image_url, image_width = EXCLUDED.image_width,
        image_height = EXCLUDED.image_height, adult = EXCLUDED.adult,
        published_at = coalesce(EXCLUDED.published_at, search_index.published_at), updated_at = now(),
-       tsv = EXCLUDED.tsv, analyzer = EXCLUDED.analyzer`,
+       tsv = EXCLUDED.tsv, analyzer = EXCLUDED.analyzer
+     WHERE (search_index.analyzer, search_index.host, search_index.path, search_index.kind, search_index.filetype, search_index.language,
+         search_index.image_url, search_index.image_width, search_index.image_height, search_index.adult, search_index.title,
+         search_index.description, search_index.content)
+       IS DISTINCT FROM (EXCLUDED.analyzer, EXCLUDED.host, EXCLUDED.path, EXCLUDED.kind, EXCLUDED.filetype, EXCLUDED.language,
+         EXCLUDED.image_url, EXCLUDED.image_width, EXCLUDED.image_height, EXCLUDED.adult, EXCLUDED.title, EXCLUDED.description, EXCLUDED.content)
+       OR (EXCLUDED.published_at IS NOT NULL AND EXCLUDED.published_at IS DISTINCT FROM search_index.published_at)`,
     params: [json],
   };
 }

@@ -56,6 +56,17 @@ forEachDatabase((kind) => {
     expect((await urls()).length).toBe(40);
   });
 
+  test('idle writes the rows without waiting for the quiet time', async () => {
+    await t.db.query('delete from search_index');
+    const feed = createSearchIndexFeed(t.db, silentLogger, { maxBatch: 2, quietMs: 600_000, maxDelayMs: 600_000 });
+    for (let n = 1; n <= 3; n++) await feed.add(doc(`http://127.0.0.1:9/idle/${n}`, `page ${n}`), 'team-a');
+    feed.idle();
+    const since = performance.now();
+    while ((await urls()).length < 3 && performance.now() - since < 20_000) await Bun.sleep(20);
+    expect((await urls()).length).toBe(3);
+    expect(feed.pending).toBe(0);
+  });
+
   test('a full queue is written without waiting, and add waits for the writer at twice the limit', async () => {
     await t.db.query('delete from search_index');
     const feed = createSearchIndexFeed(t.db, silentLogger, { maxBatch: 1, quietMs: 60_000, maxDelayMs: 60_000, maxPending: 2 });

@@ -135,6 +135,18 @@ forEachDatabase((kind) => {
       expect(rows[0].n).toBe(1);
       expect((await search({ query: 'kayaks' }))[0].title).toBe('Harbour hours (new)');
     });
+
+    test('re-scraping an unchanged page leaves its row as it is', async () => {
+      const read = () => t.db.query<{ xmin: string; updated_at: Date }>(`SELECT xmin::text, updated_at FROM search_index WHERE url = 'https://moon.example/phases'`);
+      const [before] = await read();
+      await indexScrapedDocument(t.db, DOCS[1], 'team-a', silentLogger);
+      const [after] = await read();
+      expect(after.xmin).toBe(before.xmin);
+      expect(after.updated_at.getTime()).toBe(before.updated_at.getTime());
+      await indexScrapedDocument(t.db, doc('https://moon.example/phases', '# Moon phases\n\nThe moon has four phases.', { title: 'Moon phases', language: 'en' }), 'team-a', silentLogger);
+      expect((await read())[0].xmin).not.toBe(before.xmin);
+      expect((await search({ query: 'four phases' }))[0].url).toBe('https://moon.example/phases');
+    });
   });
 
   describe('paper index', () => {
