@@ -212,4 +212,13 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('Part I. Tutorial');
     expect(out).not.toContain('Accessing a Database');
   });
+  test('an image whose alt only repeats its card or caption text keeps no alt; a describing alt stays', () => {
+    const card = (i: number) => `<div class="card"><img src="/p${i}.jpg" alt="Oak desk model ${i}"><img src="/p${i}-2x.jpg" alt="Oak desk model ${i}"><a href="/p${i}"><h3>Oak desk model ${i}</h3></a><p>Solid oak, 120 cm wide, with two drawers and a cable tray. Price 4${i}0 EUR.</p></div>`;
+    const html = `<body>${nav}<main><h1>Desks</h1><div class="grid">${Array.from({ length: 4 }, (_, i) => card(i)).join('')}</div>
+      <figure><img src="/shop.jpg" alt="Workshop floor with planed boards drying on racks"><figcaption>Our workshop in Leeds.</figcaption></figure>${prose('Shop', 1)}${prose('Shop', 2)}</main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('![](https://site.example/p2.jpg)');
+    expect(out.match(/Oak desk model 2/g)?.length).toBe(1);
+    expect(out).toContain('![Workshop floor with planed boards drying on racks]');
+  });
 });
