@@ -221,4 +221,13 @@ describe('onlyMainContent beyond articles', () => {
     expect(out.match(/Oak desk model 2/g)?.length).toBe(1);
     expect(out).toContain('![Workshop floor with planed boards drying on racks]');
   });
+  test('a consent dialog does not count in the page text: a short thread of comment-named posts under it is kept', () => {
+    const post = (i: number) => `<article class="ipsComment"><aside class="author">user${i}</aside><div class="ipsComment_content comment-${500 + i}_wrap"><p>Post ${i}: the two holes on the back are for the case's own cable clips, as the support answered me.</p></div></article>`;
+    const consent = Array.from({ length: 14 }, (_, i) => `<p>Cookie category ${i} stores data on your device so that the site works and remembers your choices.</p>`).join('');
+    const html = `<body><header>${nav}</header><main><h1>What are these two holes for?</h1>${post(0)}${post(1)}${post(2)}</main><div role="dialog"><h2>Privacy centre</h2>${consent}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Post 0: the two holes');
+    expect(out).toContain('Post 2: the two holes');
+    expect(out).not.toContain('Cookie category');
+  });
 });
