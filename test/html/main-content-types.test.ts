@@ -230,4 +230,14 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Post 2: the two holes');
     expect(out).not.toContain('Cookie category');
   });
+  test("forum posts keep their text, not the poster's profile box or signature", () => {
+    const post = (i: number) => `<div class="post"><div class="postbody"><h3>Re: Season thread</h3><div class="content">Reply ${i}: the new league format means more matches, and the smaller clubs finally get a fair chance to play in Europe.</div>
+      <div class="signature">Harbour Rovers fan since 1998</div></div><dl class="postprofile"><dt>poster${i}</dt><dd>Posts: 40${i}</dd><dd>Founded: May 2019</dd></dl></div>`;
+    const html = `<body><header>${nav}</header><div id="page-body"><h1>Season thread</h1>${Array.from({ length: 5 }, (_, i) => post(i)).join('')}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Reply 0: the new league format');
+    expect(out).toContain('Reply 4: the new league format');
+    expect(out).not.toContain('Harbour Rovers');
+    expect(out).not.toContain('Founded: May 2019');
+  });
 });
