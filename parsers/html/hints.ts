@@ -5,10 +5,10 @@
  *
  * Kinds of hints:
  * - `junk`: share bars, related/recommended lists, comments, ads, cookie and newsletter boxes, popups,
- *   breadcrumbs, pagination: boilerplate wherever it sits, even inside an article.
+ *   breadcrumbs, pagination, forum signatures: boilerplate wherever it sits, even inside an article.
  * - `chrome`: site chrome (header, footer, navigation, menus, sidebars): boilerplate unless the same
  *   class name also says "article/content/post..." (`article-header` is part of the article).
- * - `meta`: bylines, dates, tags, author boxes: dropped only when small.
+ * - `meta`: bylines, dates, tags, author boxes, a poster's profile box: dropped only when small.
  * - `positive`: names content containers use (article, content, post, entry, story, body, text ...).
  */
 import type { AnyNode, Element } from './dom.ts';
@@ -23,7 +23,7 @@ const JUNK = new Set([
   'adbox', 'adcontainer', 'adwrapper', 'dfp', 'sponsor', 'sponsored', 'sponsors', 'breadcrumb', 'breadcrumbs',
   'popup', 'modal', 'overlay', 'toast', 'skiplink', 'pagination', 'pager', 'subnav', 'toolbar',
   'sronly', 'sr', 'visuallyhidden', 'edit', 'editsection', 'avatar', 'gravatar', 'screenreader', 'offscreen', 'trending', 'popular', 'mostread', 'mostpopular',
-  'donate', 'donation', 'print', 'feedback', 'rating', 'login', 'signin',
+  'donate', 'donation', 'print', 'feedback', 'rating', 'login', 'signin', 'signature', 'signatures',
 ]);
 
 const CHROME = new Set([
@@ -35,7 +35,7 @@ const CHROME = new Set([
 
 const META = new Set([
   'byline', 'meta', 'author', 'authors', 'bio', 'dateline', 'timestamp', 'date', 'published', 'updated', 'tags',
-  'tag', 'taglist', 'tagcloud', 'categories', 'category', 'catlinks', 'keywords', 'topics', 'credits',
+  'tag', 'taglist', 'tagcloud', 'categories', 'category', 'catlinks', 'keywords', 'topics', 'credits', 'postprofile', 'userinfo',
 ]);
 
 const POSITIVE = new Set([

@@ -18,7 +18,7 @@ import { cloneNode } from 'domhandler';
 import { elements, isAncestor, isTag, textOf, type AnyNode, type Element, type ParentNode } from './dom.ts';
 import { landmarkOf, namesArticleBody } from './hints.ts';
 import { boilerplateReason, descendable, pruneBoilerplate } from './prune.ts';
-import { cleanConditionally } from './region-clean.ts';
+import { blankRedundantAlts, cleanConditionally } from './region-clean.ts';
 import { scoreCandidates } from './scoring.ts';
 import { computeStats, textLength, updateAfterRemoval, type StatsMap } from './stats.ts';
 import { removeFingerprinted } from './fingerprints.ts';
@@ -88,6 +88,7 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   if (!declared && mainLen < (safeLen - teaserLenOutside(region, listings, stats)) * MIN_SHARE_OF_SAFE) return undefined;
 
   const nodes: AnyNode[] = region.filter((el) => el.parent);
+  blankRedundantAlts(region.filter((el) => el.parent));
   if (titleClone && titleHeading && !isInside(titleHeading, nodes)) nodes.unshift(titleClone);
   return { nodes };
 }
@@ -100,6 +101,7 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
 export function safeCleanup(root: ParentNode, opts: MainContentOptions = {}): void {
   if (opts.boilerplate?.size) removeFingerprinted(root, opts.boilerplate);
   pruneBoilerplate(root, computeStats(root), true);
+  blankRedundantAlts([root]);
 }
 
 /** The page's single main landmark (`main`, `role=main`, `itemprop=articleBody`), if there is exactly one. */

@@ -125,7 +125,9 @@ export function descendable(el: Element): boolean {
  */
 export function pruneBoilerplate(root: ParentNode, stats: StatsMap, safeOnly = false): { el: Element; parent: ParentNode }[] {
   const rootStats = isTag(root as Element) ? stats.get(root as Element) : undefined;
-  const total = rootStats?.len ?? [...stats.values()].reduce((m, s) => Math.max(m, s.len), 0);
+  const whole = rootStats?.len ?? [...stats.values()].reduce((m, s) => Math.max(m, s.len), 0);
+  // Dialogs overlay the page: a consent centre's text must not make the page's own blocks look small.
+  const total = Math.max(whole - overlayLen(root, stats), whole * MIN_PAGE_SHARE);
   let remove = collect(root, stats, total, safeOnly);
   // Class words that turn out to be the page's layout stop counting, and the pruning runs again.
   const layout = new Set<string>();
@@ -137,6 +139,22 @@ export function pruneBoilerplate(root: ParentNode, stats: StatsMap, safeOnly = f
   const removed = remove.map((el) => ({ el, parent: el.parent! }));
   for (const el of remove) detach(el);
   return removed;
+}
+
+/** The page text net of dialogs is taken as at least this share of the whole. */
+const MIN_PAGE_SHARE = 0.1;
+
+/** Text in dialogs (junk landmarks holding no main or article landmark): overlays, not page text. */
+function overlayLen(root: ParentNode, stats: StatsMap): number {
+  let n = 0;
+  const stack = [...root.children];
+  while (stack.length) {
+    const c = stack.pop()!;
+    if (!isTag(c)) continue;
+    if (landmarkOf(c) === 'junk' && !containsContentLandmark(c)) n += stats.get(c)?.len ?? 0;
+    else if (descendable(c)) stack.push(...c.children);
+  }
+  return n;
 }
 
 /** Largest share of the page text a block labelled as recommendations may hold and be pruned. */

@@ -3,7 +3,7 @@
  * drops link lists, leftover widgets, forms, image clusters and near-empty blocks, and "Read more:
  * <link>" promo paragraphs, while never removing headings, code, data tables or the bulk of the text.
  */
-import { detach as detachNode, elements, isTag, normalizeSpace, postOrder, textOf, type Element, type ParentNode } from './dom.ts';
+import { detach as detachNode, elements, isTag, normalizeSpace, postOrder, textOf, type AnyNode, type Element, type ParentNode, type Text } from './dom.ts';
 import { classWeight } from './scoring.ts';
 import { linkDensity, type Stats, type StatsMap } from './stats.ts';
 
@@ -120,4 +120,58 @@ function hasNestedTable(el: Element): boolean {
 function hasMedia(el: Element): boolean {
   for (const d of elements(el)) if (d.name === 'img' || d.name === 'video' || d.name === 'picture' || d.name === 'hr' || d.name === 'math') return true;
   return false;
+}
+
+const ALT_WORD = /[\p{L}\p{N}]+/gu;
+/** Levels above an image searched for the text of its card or figure. */
+const ALT_CONTEXT_LEVELS = 4;
+
+/** Lower-case words of the text nodes under `node`, each node on its own (adjacent blocks do not fuse). */
+function wordsUnder(node: ParentNode): Set<string> {
+  const out = new Set<string>();
+  const stack: AnyNode[] = [...node.children];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'text') for (const w of (n as Text).data.toLowerCase().match(ALT_WORD) ?? []) out.add(w);
+    else if (isTag(n)) stack.push(...n.children);
+  }
+  return out;
+}
+
+/**
+ * Blanks the alt text of images that only repeats text shown next to them: a product or teaser card
+ * whose image is labelled with the card's own title, a figure whose caption is its alt, the second
+ * copy of a responsive image. The image stays; its words would only be said twice. The context is the
+ * nearest ancestor (up to four levels) that holds text.
+ */
+export function blankRedundantAlts(nodes: ParentNode[]): void {
+  for (const top of nodes) {
+    const imgs = isTag(top as Element) && (top as Element).name === 'img' ? [top as Element] : [...elements(top)].filter((e) => e.name === 'img');
+    const seen = new Map<unknown, Set<string>>();
+    for (const img of imgs) {
+      const alt = normalizeSpace(img.attribs.alt ?? '').toLowerCase();
+      if (!alt) continue;
+      const words = alt.match(ALT_WORD);
+      if (!words) continue;
+      let ctx: ParentNode | null = img.parent;
+      let text = '';
+      for (let i = 0; ctx && i < ALT_CONTEXT_LEVELS; i++) {
+        text = textOf(ctx);
+        if (text.trim()) break;
+        if (ctx === top) break;
+        ctx = ctx.parent;
+      }
+      const key = ctx ?? img.parent;
+      const dup = seen.get(key);
+      if (dup?.has(alt)) {
+        img.attribs.alt = '';
+        continue;
+      }
+      if (!dup) seen.set(key, new Set([alt]));
+      else dup.add(alt);
+      if (!text.trim()) continue;
+      const have = wordsUnder(ctx!);
+      if (words.every((w) => have.has(w))) img.attribs.alt = '';
+    }
+  }
 }

@@ -212,4 +212,32 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('Part I. Tutorial');
     expect(out).not.toContain('Accessing a Database');
   });
+  test('an image whose alt only repeats its card or caption text keeps no alt; a describing alt stays', () => {
+    const card = (i: number) => `<div class="card"><img src="/p${i}.jpg" alt="Oak desk model ${i}"><img src="/p${i}-2x.jpg" alt="Oak desk model ${i}"><a href="/p${i}"><h3>Oak desk model ${i}</h3></a><p>Solid oak, 120 cm wide, with two drawers and a cable tray. Price 4${i}0 EUR.</p></div>`;
+    const html = `<body>${nav}<main><h1>Desks</h1><div class="grid">${Array.from({ length: 4 }, (_, i) => card(i)).join('')}</div>
+      <figure><img src="/shop.jpg" alt="Workshop floor with planed boards drying on racks"><figcaption>Our workshop in Leeds.</figcaption></figure>${prose('Shop', 1)}${prose('Shop', 2)}</main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('![](https://site.example/p2.jpg)');
+    expect(out.match(/Oak desk model 2/g)?.length).toBe(1);
+    expect(out).toContain('![Workshop floor with planed boards drying on racks]');
+  });
+  test('a consent dialog does not count in the page text: a short thread of comment-named posts under it is kept', () => {
+    const post = (i: number) => `<article class="ipsComment"><aside class="author">user${i}</aside><div class="ipsComment_content comment-${500 + i}_wrap"><p>Post ${i}: the two holes on the back are for the case's own cable clips, as the support answered me.</p></div></article>`;
+    const consent = Array.from({ length: 14 }, (_, i) => `<p>Cookie category ${i} stores data on your device so that the site works and remembers your choices.</p>`).join('');
+    const html = `<body><header>${nav}</header><main><h1>What are these two holes for?</h1>${post(0)}${post(1)}${post(2)}</main><div role="dialog"><h2>Privacy centre</h2>${consent}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Post 0: the two holes');
+    expect(out).toContain('Post 2: the two holes');
+    expect(out).not.toContain('Cookie category');
+  });
+  test("forum posts keep their text, not the poster's profile box or signature", () => {
+    const post = (i: number) => `<div class="post"><div class="postbody"><h3>Re: Season thread</h3><div class="content">Reply ${i}: the new league format means more matches, and the smaller clubs finally get a fair chance to play in Europe.</div>
+      <div class="signature">Harbour Rovers fan since 1998</div></div><dl class="postprofile"><dt>poster${i}</dt><dd>Posts: 40${i}</dd><dd>Founded: May 2019</dd></dl></div>`;
+    const html = `<body><header>${nav}</header><div id="page-body"><h1>Season thread</h1>${Array.from({ length: 5 }, (_, i) => post(i)).join('')}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Reply 0: the new league format');
+    expect(out).toContain('Reply 4: the new league format');
+    expect(out).not.toContain('Harbour Rovers');
+    expect(out).not.toContain('Founded: May 2019');
+  });
 });
