@@ -26,6 +26,7 @@ const { values } = parseArgs({
     scrapes: { type: 'string', default: '200' },
     cached: { type: 'boolean', default: false },
     zdr: { type: 'boolean', default: false },
+    "max-age": { type: "string" },
   },
 });
 const N = Number(values.scrapes);

@@ -10,6 +10,7 @@ import { createScrapeCache, type CacheAnswer } from '../cache/index.ts';
 import { profileOpener } from '../profiles/index.ts';
 import { saveScrapeRecord } from '../interact/records.ts';
 import { saveDocument } from '../store/documents.ts';
+import { writeBundle } from '../store/write-bundle.ts';
 import { indexScrapedDocument } from '../search/index-document.ts';
 import { indexable } from '../search/visibility.ts';
 import { startScrapeAccounting } from '../credits/scrape-accounting.ts';
@@ -53,9 +54,11 @@ export async function handleScrapeJob(services: Services, data: ScrapeJobData, s
     const document = JSON.stringify(doc);
     // The writes after a scrape are independent: sent together, the database runs them back to back
     // (one queue on the embedded database, several connections on Postgres) instead of one per round trip.
+    // On top of that they go as one statement (core/store/write-bundle.ts): one round trip, one commit.
+    const bundle = writeBundle(services.db);
     const writes: Promise<unknown>[] = [];
     if (!keepsNoData(data.options)) {
-      writes.push(saveDocument(services.db, {
+      writes.push(saveDocument(bundle, {
         id: data.scrapeId,
         jobId: data.jobId ?? null,
         teamId: data.teamId,
@@ -65,13 +68,14 @@ export async function handleScrapeJob(services: Services, data: ScrapeJobData, s
         body: document,
       }));
       // A cache hit's content was indexed when it was scraped.
-      if (indexable(data.options) && doc.metadata.cacheState !== 'hit') writes.push(indexScrapedDocument(services.db, doc, data.teamId, log));
+      if (indexable(data.options) && doc.metadata.cacheState !== 'hit') writes.push(indexScrapedDocument(bundle, doc, data.teamId, log));
     }
     // What interact needs to replay the scrape; only a tombstone for zero data retention.
     writes.push(
-      saveScrapeRecord(services.db, { id: data.scrapeId, teamId: data.teamId, url: data.url, sourceUrl: data.sourceURL, options: data.options })
+      saveScrapeRecord(bundle, { id: data.scrapeId, teamId: data.teamId, url: data.url, sourceUrl: data.sourceURL, options: data.options })
         .catch((err) => log.warn({ err }, 'could not record the scrape for interact')),
     );
+    bundle.flush();
     // Every write settles before the outcome is known; the first failure (the document's) fails the scrape, uncharged.
     const failed = (await Promise.allSettled(writes)).find((r) => r.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;
