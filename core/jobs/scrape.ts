@@ -6,6 +6,7 @@
 import type { Services } from '../services.ts';
 import { runScrape, type ScrapeDeps, type ScrapeRequest } from '../pipeline/scrape.ts';
 import type { Logger } from '../log.ts';
+import type { Queryable } from '../db/client.ts';
 import { createScrapeCache, type CacheAnswer } from '../cache/index.ts';
 import { profileOpener } from '../profiles/index.ts';
 import { saveScrapeRecord } from '../interact/records.ts';
@@ -47,15 +48,16 @@ export interface ScrapeJobResult {
 export async function handleScrapeJob(services: Services, data: ScrapeJobData, signal: AbortSignal, cached?: CacheAnswer): Promise<ScrapeJobResult> {
   const account = await startScrapeAccounting(services, data, signal);
   const log = account.log;
+  // The writes after the scrape (its cache entry, document, search index and scrape record) go as
+  // one statement (core/store/write-bundle.ts): one round trip, one commit.
+  const bundle = writeBundle(services.db);
   try {
     const read = cached ?? (data.cacheMissKey ? { key: data.cacheMissKey } : undefined);
-    const doc = await runScrape(account.request, scrapeDepsFor(services, data.teamId, log, { apiKeyId: data.keyId, jobId: data.jobId ?? data.scrapeId }, read), signal);
+    const doc = await runScrape(account.request, scrapeDepsFor(services, data.teamId, log, { apiKeyId: data.keyId, jobId: data.jobId ?? data.scrapeId }, read, bundle), signal);
     account.finish(doc);
     const document = JSON.stringify(doc);
     // The writes after a scrape are independent: sent together, the database runs them back to back
     // (one queue on the embedded database, several connections on Postgres) instead of one per round trip.
-    // On top of that they go as one statement (core/store/write-bundle.ts): one round trip, one commit.
-    const bundle = writeBundle(services.db);
     const writes: Promise<unknown>[] = [];
     if (!keepsNoData(data.options)) {
       writes.push(saveDocument(bundle, {
@@ -85,6 +87,7 @@ export async function handleScrapeJob(services: Services, data: ScrapeJobData, s
     await account.failed(error);
     throw error;
   } finally {
+    bundle.flush(); // a cache entry filed before a later failure is still written, as before
     await account.release();
   }
 }
@@ -93,8 +96,16 @@ export async function handleScrapeJob(services: Services, data: ScrapeJobData, s
  * Pipeline dependencies of a scrape for `teamId`: the scrape cache, the team's named profiles
  * (issue 3), the model bound to the team, its tokens counted with `usage`'s key and job (issue 18),
  * and the team's page versions (change tracking, issue 20). Crawl and batch pages can use the same.
+ * @param cacheWrites where the cache files entries without waiting (a write bundle the caller flushes)
  */
-export function scrapeDepsFor(services: Services, teamId: string, log: Logger, usage: Omit<ModelBinding, 'teamId'> = {}, cached?: CacheAnswer): ScrapeDeps {
+export function scrapeDepsFor(
+  services: Services,
+  teamId: string,
+  log: Logger,
+  usage: Omit<ModelBinding, 'teamId'> = {},
+  cached?: CacheAnswer,
+  cacheWrites?: Queryable,
+): ScrapeDeps {
   return {
     model: modelFor(services, { teamId, ...usage }),
     pageVersions: pageVersionStore(services.db, teamId),
@@ -102,7 +113,7 @@ export function scrapeDepsFor(services: Services, teamId: string, log: Logger, u
     log,
     registry: services.registry,
     blobs: services.blobs,
-    cache: createScrapeCache(services.db, log, cached),
+    cache: createScrapeCache(services.db, log, cached, cacheWrites),
     profiles: profileOpener(services.db, teamId, log),
     content: services.content,
   };
