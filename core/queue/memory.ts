@@ -361,7 +361,12 @@ export async function createMemoryQueue(db: Database, log: Logger, options: Memo
       await db.query("delete from queue_jobs where id = $1 and status in ('completed', 'failed')", [jobId]);
     },
 
-    counts: (queue: string): Promise<QueueCounts> => store.counts(queue),
+    async counts(queue: string): Promise<QueueCounts> {
+      const c = await store.counts(queue);
+      // Direct runs of `addAndWait` have no row until their wait ends: count them here.
+      for (const e of runners.get(queue)?.active.values() ?? []) if (e.direct && !e.direct.recorded && !e.settled) c.active++;
+      return c;
+    },
 
     ping: () => db.ping(),
 

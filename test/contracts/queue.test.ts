@@ -436,6 +436,7 @@ for (const backend of [memoryBackend('pglite'), memoryBackend('postgres'), bullm
         const waited = rejection(q.addAndWait(queue, 'slow', { n: 2 }, { id: slow }, 200));
         await started.promise;
         expect(await t.db.query('select id from queue_jobs where id = $1', [slow])).toEqual([]);
+        expect((await q.counts(queue)).active).toBe(1); // counted while it runs without a row
         expect(isWaitTimeout(await waited)).toBe(true);
         // From the timeout on, a crash would resume it: the row is there, active.
         expect(await t.db.query('select status, attempts from queue_jobs where id = $1', [slow])).toEqual([{ status: 'active', attempts: 1 }]);

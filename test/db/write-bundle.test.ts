@@ -3,6 +3,7 @@
  * (a failing write fails alone, the others still land), on both database kinds.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import type { Queryable } from '../../core/db/client.ts';
 import { writeBundle } from '../../core/store/write-bundle.ts';
 import { forEachDatabase, openTestDatabase, rejectionOf, type TestDatabase } from '../helpers/db.ts';
 
@@ -21,7 +22,7 @@ forEachDatabase((kind) => {
 
     test('several writes go as one statement; a WITH statement keeps its own names', async () => {
       const seen: string[] = [];
-      const spy = { query: (sql: string, params?: unknown[]) => (seen.push(sql), t.db.query(sql, params)) };
+      const spy: Queryable = { query: <T>(sql: string, params?: unknown[]) => (seen.push(sql), t.db.query<T>(sql, params)) };
       const b = writeBundle(spy);
       const writes = [
         b.query(`insert into ${table} (id, n, note) values ($1, $2, 'it''s (a) note')`, ['a', 1]),
@@ -43,7 +44,7 @@ forEachDatabase((kind) => {
 
     test('when the bundle fails, each write runs alone: only the bad one fails', async () => {
       let statements = 0;
-      const b = writeBundle({ query: (sql: string, params?: unknown[]) => (statements++, t.db.query(sql, params)) });
+      const b = writeBundle({ query: <T>(sql: string, params?: unknown[]) => (statements++, t.db.query<T>(sql, params)) });
       const good = b.query(`insert into ${table} (id, n) values ($1, $2)`, ['d', 4]);
       const bad = b.query(`insert into ${table} (id, n) values ($1, $2)`, ['a', 5]); // duplicate key
       b.flush();
