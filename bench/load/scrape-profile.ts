@@ -26,6 +26,7 @@ const { values } = parseArgs({
     scrapes: { type: 'string', default: '200' },
     cached: { type: 'boolean', default: false },
     zdr: { type: 'boolean', default: false },
+    'max-age': { type: 'string' },
   },
 });
 const N = Number(values.scrapes);
@@ -102,16 +103,19 @@ const body = (i: number) => ({
   url: `http://127.0.0.1:${fixture.port}/${values.cached ? 1 : i}`,
   ...(values.cached ? { maxAge: 3_600_000 } : {}),
   ...(values.zdr ? { zeroDataRetention: true } : {}),
+  ...(values['max-age'] !== undefined ? { maxAge: Number(values['max-age']) } : {}),
 });
 // Warm-up (JIT, the cache entry for --cached).
 for (let i = 0; i < 5; i++) await trawl.post('/v2/scrape', body(N + i), headers);
 recording = true;
+const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 for (let i = 0; i < N; i++) {
   const r = await trawl.post('/v2/scrape', body(i), headers);
   if (r.status !== 200) throw new Error(`scrape ${i}: ${r.status} ${r.text.slice(0, 300)}`);
 }
 const wall = performance.now() - t0;
+const cpu = process.cpuUsage(cpu0);
 recording = false;
 
 let count = 0;
@@ -126,8 +130,10 @@ for (const [sql, s] of rows) {
   console.log(`${(s.n / N).toFixed(2).padStart(6)}/scrape ${(s.ms / s.n).toFixed(2).padStart(7)} ms  ${sql}`);
 }
 const txMs = stats.get('TRANSACTION (whole)')?.ms ?? 0;
-console.log(`\nstatements/scrape ${(count / N).toFixed(1)}  db ms/scrape ${((ms + txMs) / N).toFixed(2)}  wall ms/scrape ${(wall / N).toFixed(2)}`);
-console.log(JSON.stringify({ scrapes: N, cached: values.cached, zdr: values.zdr, statementsPerScrape: count / N, dbMsPerScrape: (ms + txMs) / N, wallMsPerScrape: wall / N }));
+// CPU of this whole process (client, server and inline database) per scrape, ms.
+const cpuMs = (cpu.user + cpu.system) / 1000 / N;
+console.log(`\nstatements/scrape ${(count / N).toFixed(1)}  db ms/scrape ${((ms + txMs) / N).toFixed(2)}  wall ms/scrape ${(wall / N).toFixed(2)}  process cpu ms/scrape ${cpuMs.toFixed(2)}`);
+console.log(JSON.stringify({ scrapes: N, cached: values.cached, zdr: values.zdr, maxAge: values['max-age'] ?? null, statementsPerScrape: count / N, dbMsPerScrape: (ms + txMs) / N, wallMsPerScrape: wall / N, cpuMsPerScrape: cpuMs }));
 await trawl.stop();
 fixture.stop(true);
 process.exit(0);

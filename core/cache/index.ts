@@ -100,8 +100,11 @@ export async function answeredByCache(db: Queryable, url: string, options: Scrap
  * @param log  for cache facts (the key prefix, never a lockdown URL)
  * @param read what the API already read for this scrape (`answeredByCache`): the first lookup of
  *             the same key uses it instead of reading again (a miss is not read again either)
+ * @param writes where `store` files entries instead of `db`, without waiting for the write: the
+ *               scrape job's write bundle (core/store/write-bundle.ts), which sends it with the
+ *               document's writes once the scrape is done; a failed write is logged, as always
  */
-export function createScrapeCache(db: Queryable, log: Logger, read?: CacheAnswer): ScrapeCache {
+export function createScrapeCache(db: Queryable, log: Logger, read?: CacheAnswer, writes?: Queryable): ScrapeCache {
   let prefetched = read;
   return {
     async lookup(req) {
@@ -134,13 +137,14 @@ export function createScrapeCache(db: Queryable, log: Logger, read?: CacheAnswer
       const status = Number(doc.metadata.statusCode);
       if (options.storeInCache && !options.zeroDataRetention && cacheable(options) && status >= 200 && status < 300 && !doc.actions) {
         const retention = facts?.holdsBlobs ? BLOB_DOCUMENT_RETENTION_MS : CACHE_RETENTION_MS;
-        await putCached(db, {
+        const put = putCached(writes ?? db, {
           key: cacheKey(req.url, options),
           url: cacheUrl(req.url),
           statusCode: status,
           body: JSON.stringify(doc),
           expiresAt: new Date(Date.now() + retention),
         }).catch((err) => log.warn({ err }, 'could not store a document in the scrape cache'));
+        if (!writes) await put;
       }
       doc.metadata.cacheState = 'miss';
     },

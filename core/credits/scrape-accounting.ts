@@ -21,6 +21,7 @@ import { chargeCredits } from './ledger.ts';
 import { COSTS, scrapeCredits } from './costs.ts';
 import { recordScrapeActivity } from '../audit/activity.ts';
 import { loadThreatLists } from '../threat/lists.ts';
+import { writeBundle } from '../store/write-bundle.ts';
 
 /** What accounting needs of a queued scrape (a subset of core/jobs/scrape.ts ScrapeJobData). */
 export interface AccountedScrape extends ScrapeRequest {
@@ -102,15 +103,19 @@ export async function startScrapeAccounting(services: Services, data: AccountedS
       }
     },
     async charge() {
-      // The activity row and the ledger entry are independent: sent together (no round trip between them).
-      await Promise.all([
-        recordScrapeActivity(services.db, data, 'completed', credits, log),
+      // The activity row and the ledger entry are independent: one statement (core/store/write-bundle.ts;
+      // should it fail, each runs again on its own, so the charge never depends on the activity row).
+      const bundle = writeBundle(services.db);
+      const done = Promise.all([
+        recordScrapeActivity(bundle, data, 'completed', credits, log),
         credits <= 0
           ? undefined
-          : chargeCredits(services.db, { teamId: data.teamId, apiKeyId: data.keyId, jobId: data.jobId, kind: 'scrape', refId: data.scrapeId, credits }).catch(
+          : chargeCredits(bundle, { teamId: data.teamId, apiKeyId: data.keyId, jobId: data.jobId, kind: 'scrape', refId: data.scrapeId, credits }).catch(
             (err) => log.error({ err, credits }, 'could not record the credits of a scrape'),
           ),
       ]);
+      bundle.flush();
+      await done;
     },
     async failed(error) {
       const lockdownMiss = TrawlError.wrap(error).code === 'SCRAPE_LOCKDOWN_CACHE_MISS';

@@ -6,10 +6,12 @@
 import type { Services } from '../services.ts';
 import { runScrape, type ScrapeDeps, type ScrapeRequest } from '../pipeline/scrape.ts';
 import type { Logger } from '../log.ts';
+import type { Queryable } from '../db/client.ts';
 import { createScrapeCache, type CacheAnswer } from '../cache/index.ts';
 import { profileOpener } from '../profiles/index.ts';
 import { saveScrapeRecord } from '../interact/records.ts';
 import { saveDocument } from '../store/documents.ts';
+import { writeBundle } from '../store/write-bundle.ts';
 import { indexScrapedDocument } from '../search/index-document.ts';
 import { indexable } from '../search/visibility.ts';
 import { startScrapeAccounting } from '../credits/scrape-accounting.ts';
@@ -46,16 +48,19 @@ export interface ScrapeJobResult {
 export async function handleScrapeJob(services: Services, data: ScrapeJobData, signal: AbortSignal, cached?: CacheAnswer): Promise<ScrapeJobResult> {
   const account = await startScrapeAccounting(services, data, signal);
   const log = account.log;
+  // The writes after the scrape (its cache entry, document, search index and scrape record) go as
+  // one statement (core/store/write-bundle.ts): one round trip, one commit.
+  const bundle = writeBundle(services.db);
   try {
     const read = cached ?? (data.cacheMissKey ? { key: data.cacheMissKey } : undefined);
-    const doc = await runScrape(account.request, scrapeDepsFor(services, data.teamId, log, { apiKeyId: data.keyId, jobId: data.jobId ?? data.scrapeId }, read), signal);
+    const doc = await runScrape(account.request, scrapeDepsFor(services, data.teamId, log, { apiKeyId: data.keyId, jobId: data.jobId ?? data.scrapeId }, read, bundle), signal);
     account.finish(doc);
     const document = JSON.stringify(doc);
     // The writes after a scrape are independent: sent together, the database runs them back to back
     // (one queue on the embedded database, several connections on Postgres) instead of one per round trip.
     const writes: Promise<unknown>[] = [];
     if (!keepsNoData(data.options)) {
-      writes.push(saveDocument(services.db, {
+      writes.push(saveDocument(bundle, {
         id: data.scrapeId,
         jobId: data.jobId ?? null,
         teamId: data.teamId,
@@ -65,13 +70,14 @@ export async function handleScrapeJob(services: Services, data: ScrapeJobData, s
         body: document,
       }));
       // A cache hit's content was indexed when it was scraped.
-      if (indexable(data.options) && doc.metadata.cacheState !== 'hit') writes.push(indexScrapedDocument(services.db, doc, data.teamId, log));
+      if (indexable(data.options) && doc.metadata.cacheState !== 'hit') writes.push(indexScrapedDocument(bundle, doc, data.teamId, log));
     }
     // What interact needs to replay the scrape; only a tombstone for zero data retention.
     writes.push(
-      saveScrapeRecord(services.db, { id: data.scrapeId, teamId: data.teamId, url: data.url, sourceUrl: data.sourceURL, options: data.options })
+      saveScrapeRecord(bundle, { id: data.scrapeId, teamId: data.teamId, url: data.url, sourceUrl: data.sourceURL, options: data.options })
         .catch((err) => log.warn({ err }, 'could not record the scrape for interact')),
     );
+    bundle.flush();
     // Every write settles before the outcome is known; the first failure (the document's) fails the scrape, uncharged.
     const failed = (await Promise.allSettled(writes)).find((r) => r.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;
@@ -81,6 +87,7 @@ export async function handleScrapeJob(services: Services, data: ScrapeJobData, s
     await account.failed(error);
     throw error;
   } finally {
+    bundle.flush(); // a cache entry filed before a later failure is still written, as before
     await account.release();
   }
 }
@@ -89,8 +96,16 @@ export async function handleScrapeJob(services: Services, data: ScrapeJobData, s
  * Pipeline dependencies of a scrape for `teamId`: the scrape cache, the team's named profiles
  * (issue 3), the model bound to the team, its tokens counted with `usage`'s key and job (issue 18),
  * and the team's page versions (change tracking, issue 20). Crawl and batch pages can use the same.
+ * @param cacheWrites where the cache files entries without waiting (a write bundle the caller flushes)
  */
-export function scrapeDepsFor(services: Services, teamId: string, log: Logger, usage: Omit<ModelBinding, 'teamId'> = {}, cached?: CacheAnswer): ScrapeDeps {
+export function scrapeDepsFor(
+  services: Services,
+  teamId: string,
+  log: Logger,
+  usage: Omit<ModelBinding, 'teamId'> = {},
+  cached?: CacheAnswer,
+  cacheWrites?: Queryable,
+): ScrapeDeps {
   return {
     model: modelFor(services, { teamId, ...usage }),
     pageVersions: pageVersionStore(services.db, teamId),
@@ -98,7 +113,7 @@ export function scrapeDepsFor(services: Services, teamId: string, log: Logger, u
     log,
     registry: services.registry,
     blobs: services.blobs,
-    cache: createScrapeCache(services.db, log, cached),
+    cache: createScrapeCache(services.db, log, cached, cacheWrites),
     profiles: profileOpener(services.db, teamId, log),
     content: services.content,
   };

@@ -203,6 +203,12 @@ export async function createBullmqQueue(redisUrl: string, log: Logger, options: 
       await worker.waitUntilReady();
     },
 
+    async addAndWait<T, R>(queue: string, name: string, data: T, opts: JobOptions, timeoutMs: number): Promise<R> {
+      const self = this as QueueDriver; // the instrumented driver (core/metrics wraps add)
+      const id = await self.add(queue, name, data, opts);
+      return self.waitFor<R>(id, timeoutMs);
+    },
+
     async waitFor<R>(jobId: string, timeoutMs: number): Promise<R> {
       if (closing) throw closedError();
       const job = await findJob(jobId);

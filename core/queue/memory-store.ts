@@ -51,6 +51,22 @@ export class QueueStore {
     return rows.length > 0;
   }
 
+  /**
+   * Inserts a job that already ran in this process without a row (`addAndWait`'s direct run) and
+   * finished while nobody waited for it, so a later `waitFor` reads its outcome. An existing row (the
+   * job was recorded active when its wait ended) is updated instead.
+   */
+  async insertFinished(queue: string, name: string, o: ResolvedJobOptions, outcome: { result: string } | { error: SerializedError }): Promise<void> {
+    const ok = 'result' in outcome;
+    await this.db.query(
+      `INSERT INTO queue_jobs (id, queue, name, data, priority, max_attempts, backoff_ms, run_at, status, attempts, result, error)
+       VALUES ($1, $2, $3, NULL, $4, $5, $6, clock_timestamp(), $7, 1, $8::jsonb, $9::jsonb)
+       ON CONFLICT (id) DO UPDATE SET status = excluded.status, result = excluded.result, error = excluded.error, data = NULL,
+         updated_at = clock_timestamp()`,
+      [o.id, queue, name, o.priority, o.maxAttempts, o.backoffMs, ok ? 'completed' : 'failed', ok ? outcome.result : null, ok ? null : JSON.stringify(outcome.error)],
+    );
+  }
+
   /** Marks the next due job of `queue` active (lowest priority, then oldest run_at) and returns it. */
   async claim(queue: string): Promise<ClaimedRow | undefined> {
     const rows = await this.db.query<ClaimedRow>(

@@ -9,6 +9,10 @@
  * Fast path (issue 22): while a queue has a free slot and no waiting job, `add` inserts the job as
  * already active and starts it at once, and its outcome reaches this process's `waitFor` callers
  * directly; the row is still written first and completed after, so a crash resumes it as before.
+ * `addAndWait` (a synchronous request waiting for its own job) goes one step further: on a free
+ * slot the job runs with no row at all and its outcome goes straight to the waiting caller; the row
+ * is written only if the wait ends first (then as active, so from there on a crash resumes it) or
+ * the job finishes while nobody waits (then finished, for a later `waitFor`).
  */
 import type { Database } from '../db/client.ts';
 import { TrawlError } from '../errors.ts';
@@ -25,6 +29,7 @@ import {
   resolveJobOptions,
   retryDelayMs,
   serializeData,
+  type ResolvedJobOptions,
 } from './shared.ts';
 import type { JobHandler, JobOptions, QueueCounts, QueueDriver, QueueJob } from './types.ts';
 import { Waiters, jsonCopy, type Outcome } from './waiters.ts';
@@ -63,6 +68,11 @@ interface ActiveJob {
   /** The outcome was delivered to this process's waiters (a later `waitFor` must read the table). */
   settled: boolean;
   done: Promise<void>;
+  /**
+   * A direct run (`addAndWait`) with no row yet: what writing its row needs. `recorded` is set once
+   * the row is being written (the wait ended first), `outcomeKnown` once the handler has finished.
+   */
+  direct?: { name: string; json: string; o: ResolvedJobOptions; recorded?: Promise<void>; outcomeKnown: boolean };
 }
 
 interface Runner {
@@ -148,14 +158,15 @@ export async function createMemoryQueue(db: Database, log: Logger, options: Memo
     r.timer.unref?.();
   }
 
-  function start(r: Runner, row: ClaimedRow): void {
+  function start(r: Runner, row: ClaimedRow, direct?: ActiveJob['direct']): ActiveJob {
     const controller = new AbortController();
-    const entry: ActiveJob = { controller, cancelled: false, settled: false, done: Promise.resolve() };
+    const entry: ActiveJob = { controller, cancelled: false, settled: false, done: Promise.resolve(), direct };
     r.active.set(row.id, entry);
-    entry.done = run(r, row, entry).finally(() => {
+    entry.done = (direct ? runDirect(r, row, entry, direct) : run(r, row, entry)).finally(() => {
       r.active.delete(row.id);
       if (r.backlog) void pump(r);
     });
+    return entry;
   }
 
   /** Marks that waiting rows may exist, so the next finished job or add looks for them. */
@@ -193,7 +204,51 @@ export async function createMemoryQueue(db: Database, log: Logger, options: Memo
     waiters.settle(row.id, outcome.ok ? outcome : { ok: false, error: TrawlError.fromJSON(outcome.error.toJSON()) });
   }
 
+  /**
+   * A job of `addAndWait` run without a row: one attempt, its outcome handed to this process's
+   * waiters. Its row is written only when needed: completed or failed when nobody waits for the
+   * outcome any more (and it had none), or updated when it got one as active (`recordDirect`).
+   */
+  async function runDirect(r: Runner, row: ClaimedRow, entry: ActiveJob, direct: NonNullable<ActiveJob['direct']>): Promise<void> {
+    const job: QueueJob<unknown> = { id: row.id, queue: row.queue, name: row.name, data: row.data, attempt: 1, maxAttempts: 1 };
+    let outcome: Outcome;
+    try {
+      outcome = { ok: true, value: jsonCopy(await r.handler(job, entry.controller.signal)) };
+    } catch (e) {
+      outcome = { ok: false, error: classifyFailure(e, 1, 1, entry.cancelled).error };
+    }
+    direct.outcomeKnown = true;
+    if (abandoned) return;
+    // Decided before any await: a wait that ends from here on finds the job settled or active here.
+    if (direct.recorded || !waiters.has(row.id)) {
+      try {
+        await direct.recorded;
+        await store.insertFinished(row.queue, row.name, direct.o, outcome.ok ? { result: JSON.stringify(outcome.value) } : { error: outcome.error.toJSON() });
+      } catch (e) {
+        log.error({ err: e, jobId: row.id }, 'could not record queue job outcome');
+      }
+    }
+    if (!outcome.ok) log.debug({ jobId: row.id, code: outcome.error.code }, 'queue job failed');
+    entry.settled = true;
+    waiters.settle(row.id, outcome.ok ? outcome : { ok: false, error: TrawlError.fromJSON(outcome.error.toJSON()) });
+  }
+
+  /**
+   * The wait for a direct run ended before its outcome: write its row as active now, so the job
+   * survives a crash (the next start resumes it) and a later `waitFor` in any process finds it.
+   */
+  function recordDirect(r: Runner, jobId: string, entry: ActiveJob): Promise<void> {
+    const direct = entry.direct!;
+    direct.recorded ??= store
+      .insertActive(r.queue, direct.name, direct.json, direct.o)
+      .then(() => undefined, (e) => log.error({ err: e, jobId }, 'could not record a running queue job'));
+    return direct.recorded;
+  }
+
   async function probe(jobId: string): Promise<Outcome | undefined> {
+    // Running here and not settled: unfinished (a direct run has no row to read).
+    const here = activeEntry(jobId);
+    if (here && !here.settled) return undefined;
     const row = await store.status(jobId);
     if (!row) return { ok: false, error: notFoundError(jobId) };
     if (row.status === 'completed') return { ok: true, value: row.result };
@@ -244,6 +299,27 @@ export async function createMemoryQueue(db: Database, log: Logger, options: Memo
       return o.id;
     },
 
+    async addAndWait<T, R>(queue: string, name: string, data: T, opts: JobOptions, timeoutMs: number): Promise<R> {
+      if (closing) throw closedError();
+      assertQueueName(queue);
+      const o = resolveJobOptions(opts);
+      const r = runners.get(queue);
+      if (!r || r.backlog || o.delayMs > 0 || o.maxAttempts > 1 || r.active.size + r.reserved >= r.concurrency || activeEntry(o.id)) {
+        const self = this as QueueDriver; // the instrumented driver (core/metrics wraps add)
+        const id = await self.add(queue, name, data, opts);
+        return self.waitFor<R>(id, timeoutMs);
+      }
+      const json = serializeData(data);
+      const entry = start(r, { id: o.id, queue, name, data: JSON.parse(json), attempts: 1, max_attempts: 1, backoff_ms: o.backoffMs }, { name, json, o, outcomeKnown: false });
+      try {
+        return await waiters.wait<R>(o.id, timeoutMs, pollMs, () => probe(o.id), false);
+      } catch (e) {
+        // The wait ended first (timeout, shutdown): from now on the job is durable and findable.
+        if (!entry.direct!.outcomeKnown && !closing) await recordDirect(r, o.id, entry);
+        throw e;
+      }
+    },
+
     async process<T, R>(queue: string, handler: JobHandler<T, R>, opts: { concurrency: number }): Promise<void> {
       if (closing) throw closedError();
       assertQueueName(queue);
@@ -285,7 +361,12 @@ export async function createMemoryQueue(db: Database, log: Logger, options: Memo
       await db.query("delete from queue_jobs where id = $1 and status in ('completed', 'failed')", [jobId]);
     },
 
-    counts: (queue: string): Promise<QueueCounts> => store.counts(queue),
+    async counts(queue: string): Promise<QueueCounts> {
+      const c = await store.counts(queue);
+      // Direct runs of `addAndWait` have no row until their wait ends: count them here.
+      for (const e of runners.get(queue)?.active.values() ?? []) if (e.direct && !e.direct.recorded && !e.settled) c.active++;
+      return c;
+    },
 
     ping: () => db.ping(),
 

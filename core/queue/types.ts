@@ -67,6 +67,21 @@ export interface QueueDriver {
    */
   waitFor<R>(jobId: string, timeoutMs: number): Promise<R>;
   /**
+   * Adds a job with a new id and waits for its result: `add` then `waitFor`, for a caller that waits
+   * for the job it adds (a synchronous request). Same results and errors as those two.
+   *
+   * The in-process driver runs such a job at once, without a queue row, when this process works the
+   * queue and has a free slot (no job waiting, no delay, one attempt): its outcome is handed back in
+   * process. Such a job is durable only from the moment the wait ends without its outcome (a wait
+   * timeout: the row is written then, as active, so a crash resumes it and a later `waitFor` finds
+   * it); a process dying while it runs before that loses it, as it loses the waiting request.
+   * Otherwise it is `add` + `waitFor`.
+   * @param opts `id` must be new (a fresh UUIDv7 from core/ids.ts, as `add` makes by default): a
+   *             direct run does not look for a stored job with that id
+   * @param timeoutMs how long to wait, ms (as `waitFor`)
+   */
+  addAndWait<T, R>(queue: string, name: string, data: T, opts: JobOptions, timeoutMs: number): Promise<R>;
+  /**
    * Cancels a job: a waiting or delayed job is removed (waiters get `SCRAPE_JOB_CANCELLED`); an active
    * job has its AbortSignal aborted, and fails with `SCRAPE_JOB_CANCELLED` if its handler then throws.
    * @returns false when the job is unknown or already finished

@@ -66,6 +66,11 @@ export class Waiters {
     });
   }
 
+  /** Whether anyone in this process waits for `jobId` now. */
+  has(jobId: string): boolean {
+    return this.byJob.has(jobId);
+  }
+
   /** Delivers an outcome to everyone waiting for `jobId`. */
   settle(jobId: string, outcome: Outcome): void {
     const set = this.byJob.get(jobId);
@@ -84,7 +89,41 @@ function settleOne(w: Waiter, outcome: Outcome): void {
   else w.reject(outcome.error);
 }
 
-/** Copies a value the way it would look after crossing processes as JSON (undefined -> null). */
+/**
+ * Copies a value the way it would look after crossing processes as JSON (undefined -> null). A plain
+ * object of strings, booleans and numbers (a scrape's `{ document }`) is copied field by field, with
+ * the same result and without serializing its strings.
+ */
 export function jsonCopy<T>(value: T): T {
-  return value === undefined ? (null as T) : (JSON.parse(JSON.stringify(value)) as T);
+  if (value === undefined) return null as T;
+  const flat = flatCopy(value);
+  return flat ?? (JSON.parse(JSON.stringify(value)) as T);
+}
+
+/** The JSON copy of a plain object whose values are all primitives, or undefined for anything else. */
+function flatCopy<T>(value: T): T | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[k];
+    switch (typeof v) {
+      case 'string':
+      case 'boolean':
+        out[k] = v;
+        break;
+      case 'number':
+        out[k] = Number.isFinite(v) ? v : null;
+        break;
+      case 'undefined':
+      case 'function':
+      case 'symbol':
+        break; // JSON leaves these out
+      default:
+        if (v !== null) return undefined;
+        out[k] = null;
+    }
+  }
+  return out as T;
 }

@@ -2,7 +2,7 @@
  * Stored documents: each finished Document is serialized once and that exact text is what every
  * later read returns (compat.md §3 stability rule). Zero-data-retention scrapes are never stored.
  */
-import type { Database } from '../db/client.ts';
+import type { Database, Queryable } from '../db/client.ts';
 
 /** Job results are kept 24 h after completion (interface.md Limits). */
 export const RETENTION_MS = 24 * 3600 * 1000;
@@ -22,7 +22,7 @@ export interface StoredDocument {
 
 /** Inserts a serialized document. `expiresAt` defaults to now + 24 h. */
 export async function saveDocument(
-  db: Database,
+  db: Queryable,
   doc: { id: string; jobId?: string | null; teamId: string; url: string; sourceUrl: string; statusCode: number; body: string; expiresAt?: Date },
 ): Promise<void> {
   await db.query(

@@ -265,6 +265,37 @@ for (const backend of [memoryBackend('pglite'), memoryBackend('postgres'), bullm
       expect((await rejection(q.waitFor('no-such-job', 1_000))).code).toBe('JOB_NOT_FOUND');
     });
 
+    test('addAndWait gives the result or the error of a new job, like add then waitFor', async () => {
+      const q = await open();
+      const queue = newQueueName();
+      await q.process<{ n: number }, unknown>(queue, async (job) => {
+        if (job.data.n < 0) throw new TrawlError('SCRAPE_SSL_ERROR', 'not trusted');
+        return { doubled: job.data.n * 2, text: 'ü\u2028"', nothing: undefined, nan: NaN };
+      }, { concurrency: 1 });
+      const [a, b] = await Promise.all([
+        q.addAndWait(queue, 'double', { n: 21 }, {}, 5_000),
+        q.addAndWait(queue, 'double', { n: 2 }, { id: crypto.randomUUID() }, 5_000), // the slot is taken: queued
+      ]);
+      expect(a).toEqual({ doubled: 42, text: 'ü\u2028"', nan: null });
+      expect(b).toEqual({ doubled: 4, text: 'ü\u2028"', nan: null });
+      const e = await rejection(q.addAndWait(queue, 'double', { n: -1 }, {}, 5_000));
+      expect([e.code, e.message]).toEqual(['SCRAPE_SSL_ERROR', 'not trusted']);
+      expect((await rejection(q.addAndWait(queue, 'n', { big: 1n }, {}, 5_000))).code).toBe('BAD_REQUEST');
+    });
+
+    test('addAndWait: a wait that times out leaves a job that finishes and stays readable', async () => {
+      const q = await open();
+      const queue = newQueueName();
+      await q.process(queue, async () => {
+        await Bun.sleep(1_000);
+        return 'late';
+      }, { concurrency: 1 });
+      const id = crypto.randomUUID();
+      expect(isWaitTimeout(await rejection(q.addAndWait(queue, 'slow', null, { id }, 100)))).toBe(true);
+      expect(await q.waitFor(id, 30_000)).toBe('late');
+      expect(await q.waitFor(id, 5_000)).toBe('late');
+    });
+
     test('forget deletes a finished job and its stored result', async () => {
       const q = await open();
       const queue = newQueueName();
@@ -379,6 +410,42 @@ for (const backend of [memoryBackend('pglite'), memoryBackend('postgres'), bullm
         const next = await q.add(queue, 'next', { n: 4 });
         expect(await q.waitFor(next, 5_000)).toBe(4);
         expect(await t.db.query('select status, result from queue_jobs where id = $1', [next])).toEqual([{ status: 'completed', result: 4 }]);
+      });
+
+      test('addAndWait on a free slot runs without a row; a wait that ends first writes it (active, then finished)', async () => {
+        const t = backend.db!();
+        const q = await open();
+        const queue = newQueueName();
+        const gate = Promise.withResolvers<void>();
+        const started = Promise.withResolvers<void>();
+        await q.process<{ n: number }, number>(queue, async (job) => {
+          if (job.data.n === 2) {
+            started.resolve();
+            await gate.promise;
+          }
+          return job.data.n;
+        }, { concurrency: 1 });
+        // Once the driver has seen the queue empty (its first look runs after `process`), a job
+        // runs without a row.
+        await until(async () => {
+          const fast = crypto.randomUUID();
+          expect(await q.addAndWait(queue, 'fast', { n: 1 }, { id: fast }, 5_000)).toBe(1);
+          return (await t.db.query('select id from queue_jobs where id = $1', [fast])).length === 0;
+        });
+        const slow = crypto.randomUUID();
+        const waited = rejection(q.addAndWait(queue, 'slow', { n: 2 }, { id: slow }, 200));
+        await started.promise;
+        expect(await t.db.query('select id from queue_jobs where id = $1', [slow])).toEqual([]);
+        expect((await q.counts(queue)).active).toBe(1); // counted while it runs without a row
+        expect(isWaitTimeout(await waited)).toBe(true);
+        // From the timeout on, a crash would resume it: the row is there, active.
+        expect(await t.db.query('select status, attempts from queue_jobs where id = $1', [slow])).toEqual([{ status: 'active', attempts: 1 }]);
+        // The slot is still taken by the running job: this one queues (a row) and runs after it.
+        const queued = q.addAndWait(queue, 'queued', { n: 3 }, {}, 5_000);
+        gate.resolve();
+        expect(await q.waitFor(slow, 5_000)).toBe(2);
+        expect(await queued).toBe(3);
+        expect(await t.db.query('select status, result from queue_jobs where id = $1', [slow])).toEqual([{ status: 'completed', result: 2 }]);
       });
 
       test('a job abandoned at close (grace over) is resumed by the next driver', async () => {

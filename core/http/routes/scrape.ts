@@ -63,12 +63,16 @@ export function scrapeRoutes(services: Services) {
         }
         if (cache?.read) data.cacheMissKey = cache.read.key;
         const runUntil = running?.runUntil ?? new Date(Date.now() + data.options.timeout);
-        if (!running) await services.queue.add(SCRAPE_QUEUE, 'scrape', data, { id: scrapeId });
         let result: ScrapeJobResult;
         try {
           // The request answers at its timeout; a job with a longer budget goes on (core/jobs/scrape-resume.ts).
           const waitMs = data.options.timeout > resolved.timeout ? resolved.timeout : resolved.timeout + WAIT_GRACE_MS;
-          result = await services.queue.waitFor<ScrapeJobResult>(scrapeId, Math.max(1, Math.min(waitMs, runUntil.getTime() - Date.now() + WAIT_GRACE_MS)));
+          const until = Math.max(1, Math.min(waitMs, runUntil.getTime() - Date.now() + WAIT_GRACE_MS));
+          // A new job is added and waited for in one call: the in-process queue runs it here at once
+          // when it has a free slot, without a queue row unless the wait ends first (core/queue/types.ts).
+          result = running
+            ? await services.queue.waitFor<ScrapeJobResult>(scrapeId, until)
+            : await services.queue.addAndWait<ScrapeJobData, ScrapeJobResult>(SCRAPE_QUEUE, 'scrape', data, { id: scrapeId }, until);
         } catch (error) {
           const e = TrawlError.wrap(error);
           // Only the wait giving up is a timeout of this request; a job's own 504 (a model that did
