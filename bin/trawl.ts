@@ -86,8 +86,11 @@ async function main(argv: string[]): Promise<number> {
   enterProductionMode(); // before the HTTP framework is first imported (through core/runtime.ts)
   startupMark('bin:config');
   // The embedded database starts opening in its own thread (WebAssembly compile, PGlite start) while
-  // this one loads the rest of the program; openDatabase picks it up (or throws its error).
-  const dbOptions = await embeddedDbOptions(mode === 'serve' && !config.databaseUrl ? config.dataDir : undefined);
+  // this one loads the rest of the program; openDatabase picks it up (or throws its error). Not with
+  // external plugins: one that fails its checks must stop the start before anything (the data
+  // directory) is made, and they load inside start().
+  const openEarly = mode === 'serve' && !config.databaseUrl && config.pluginPaths.length === 0;
+  const dbOptions = await embeddedDbOptions(openEarly ? config.dataDir : undefined);
   startupMark('bin:db-opening');
   const { start } = await import('../core/runtime.ts');
   startupMark('bin:runtime-imported');
