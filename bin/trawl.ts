@@ -7,6 +7,8 @@
 import { loadConfig, ConfigError, enterProductionMode } from '../core/config.ts';
 import { createLogger } from '../core/log.ts';
 import { VERSION } from '../core/version.ts';
+import { startupMark } from '../core/startup-trace.ts';
+import type { OpenDatabaseOptions } from '../core/db/client.ts';
 
 const USAGE = `Usage: trawl [serve|api|worker|scheduler|migrate|scrape|map|search|crawl|mcp|plugins|version|help]
 
@@ -28,6 +30,7 @@ TRAWL_AUTH (keys|off), TRAWL_ALLOW_PRIVATE_TARGETS, CHROMIUM_PATH (/usr/bin/chro
 See README.md and docs/.`;
 
 async function main(argv: string[]): Promise<number> {
+  startupMark('bin:main');
   const mode = argv[0] ?? 'serve';
   if (mode === 'version' || mode === '--version' || mode === '-v') {
     process.stdout.write(`trawl ${VERSION}\n`);
@@ -81,13 +84,22 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   enterProductionMode(); // before the HTTP framework is first imported (through core/runtime.ts)
+  startupMark('bin:config');
+  // The embedded database starts opening in its own thread (WebAssembly compile, PGlite start) while
+  // this one loads the rest of the program; openDatabase picks it up (or throws its error). Not with
+  // external plugins: one that fails its checks must stop the start before anything (the data
+  // directory) is made, and they load inside start().
+  const openEarly = mode === 'serve' && !config.databaseUrl && config.pluginPaths.length === 0;
+  const dbOptions = await embeddedDbOptions(openEarly ? config.dataDir : undefined);
+  startupMark('bin:db-opening');
   const { start } = await import('../core/runtime.ts');
+  startupMark('bin:runtime-imported');
   const running = await startOrExplain(start, mode as 'serve', config, log, (key) => {
     process.stdout.write(
       `\nCreated the admin team and its API key (shown once, store it now):\n\n  ${key}\n\n` +
         `Use it as "Authorization: Bearer ${key}". Set TRAWL_AUTH=off to run without keys on a private machine.\n\n`,
     );
-  }, await embeddedDbOptions());
+  }, dbOptions);
   await new Promise<void>((resolve) => {
     const shutdown = (signal: string) => {
       log.info({ signal }, 'shutting down');
@@ -102,11 +114,25 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-/** The binary's pre-initialised embedded database (core/db/template.ts), used for an empty data directory. */
-async function embeddedDbOptions(): Promise<{ pgliteTemplate?: Blob }> {
+/**
+ * The binary's pre-initialised embedded database (core/db/template.ts), used for an empty data
+ * directory; with `openNowIn` (a data directory) the embedded database there starts opening now, in
+ * its worker thread (`pgliteOpening`).
+ */
+async function embeddedDbOptions(openNowIn?: string): Promise<OpenDatabaseOptions> {
   const { embeddedTemplate } = await import('../core/db/template.ts');
   const pgliteTemplate = embeddedTemplate();
-  return pgliteTemplate ? { pgliteTemplate } : {};
+  const options: OpenDatabaseOptions = pgliteTemplate ? { pgliteTemplate } : {};
+  if (openNowIn !== undefined) {
+    const { startRemotePglite } = await import('../core/db/pglite-remote.ts');
+    const { pgliteDataDir } = await import('../core/db/pglite.ts');
+    const opening = startRemotePglite(pgliteDataDir(openNowIn), { template: pgliteTemplate });
+    // This thread's part (lock, unpacking a template) is done before the program loads; an error
+    // (lock held elsewhere) is thrown by openDatabase, where it was thrown before.
+    await opening.sent.catch(() => {});
+    options.pgliteOpening = opening.opened;
+  }
+  return options;
 }
 
 /** Runs `start`, turning configuration errors into a one-line message instead of a stack trace. */

@@ -18,6 +18,7 @@ import { startAgentWorker } from './agent/worker.ts';
 import { startMonitorWorker } from './jobs/monitor.ts';
 import { bootstrapAdminKey } from './auth/keys.ts';
 import { closeLimits } from './limits/index.ts';
+import { startupMark } from './startup-trace.ts';
 
 export type Mode = 'serve' | 'api' | 'worker' | 'scheduler';
 
@@ -57,18 +58,29 @@ export async function start(
         'Run "trawl serve" for the single-process embedded default.',
     );
   }
+  startupMark('runtime:start');
+  const serving = mode === 'serve' || mode === 'api';
+  // Loaded while the database opens (in its own thread for the embedded one), not after it.
+  const http = serving ? import('./http/app.ts') : undefined;
+  http?.catch(() => {}); // awaited below; an error there is thrown there
   const services = await openServices(config, log, registry, dbOptions);
+  startupMark('runtime:services');
   const stops: (() => Promise<void> | void)[] = [() => closeLimits(services)];
   let port: number | undefined;
   if (config.auth === 'keys' && (mode === 'serve' || mode === 'api')) {
     const created = await bootstrapAdminKey(services.db, config.team.credits, config.team.concurrency);
     if (created) onAdminKey?.(created.key);
   }
+  startupMark('runtime:admin-key');
   if (mode === 'serve' || mode === 'worker') await startWorkers(services);
+  startupMark('runtime:workers');
   if (mode === 'serve' || mode === 'scheduler') stops.push(startScheduler(services));
-  if (mode === 'serve' || mode === 'api') {
-    const { createApp, httpProduction } = await import('./http/app.ts');
+  startupMark('runtime:scheduler');
+  if (http) {
+    const { createApp, httpProduction } = await http;
+    startupMark('runtime:http-imported');
     const app = createApp(services).listen({ port: config.port, hostname: config.host });
+    startupMark('runtime:listening');
     port = app.server?.port;
     if (port) services.baseUrl = defaultBaseUrl(config, port);
     log.info({ port, host: config.host, mode, database: services.db.kind, queue: services.queue.kind, production: httpProduction }, 'trawl listening');

@@ -20,6 +20,7 @@ import { createDatabaseBlobStore } from './blob-stores/database.ts';
 import { ensureBuiltinTeams } from './auth/authenticate.ts';
 import { createSearchIndexFeed, type SearchIndexFeed } from './search/index-feed.ts';
 import { createContentThreads, type ContentThreads } from './pipeline/content-threads.ts';
+import { startupMark } from './startup-trace.ts';
 
 export interface Services {
   config: ResolvedConfig;
@@ -62,13 +63,18 @@ export async function openServices(
   dbOptions: OpenDatabaseOptions = {},
 ): Promise<Services> {
   registry ??= await registryFor(config, log.child({ component: 'plugins' }));
+  startupMark('services:registry');
   const db = await openDatabase(config, log.child({ component: 'db' }), dbOptions);
+  startupMark('services:db');
   await ensureBuiltinTeams(db, config);
+  startupMark('services:teams');
   const queue = await openQueue(config, db, log.child({ component: 'queue' }), { lockDurationMs: config.queue.lockMs, stalledIntervalMs: config.queue.lockMs });
+  startupMark('services:queue');
   let services: Services;
   // With a shared database any API node serves any blob; the embedded default keeps them on disk.
   const blobs = config.databaseUrl ? createDatabaseBlobStore(db, () => services.baseUrl) : createLocalBlobStore(join(config.dataDir, 'blobs'), () => services.baseUrl);
   const formats = await formatPlugins(registry);
+  startupMark('services:formats');
   services = {
     config,
     log,

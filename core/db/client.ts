@@ -5,7 +5,6 @@
  * PGlite is a single connection that queues statements internally, so many async callers can share it;
  * by default it runs in a worker thread (pglite-remote.ts), keeping its CPU off the main thread.
  */
-import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
@@ -16,10 +15,11 @@ import type { Logger } from '../log.ts';
 import * as schema from './schema/index.ts';
 import { migrations as allMigrations, type Migration } from './migrations/index.ts';
 import { migrate, type SqlSession, type SqlTransaction } from './migrate.ts';
-import { openPglite } from './pglite.ts';
+import { openPglite, pgliteDataDir } from './pglite.ts';
 import { openRemotePglite, type PgliteHandle, type PgliteRunner } from './pglite-remote.ts';
 import { createPostgresClient, normalizeRows } from './postgres.ts';
 import { timedQuery } from '../metrics/index.ts';
+import { startupMark } from '../startup-trace.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -61,6 +61,12 @@ export interface OpenDatabaseOptions {
   pgliteThread?: 'worker' | 'inline';
   /** Migrations to apply (default: all of core/db/migrations). */
   migrations?: readonly Migration[];
+  /**
+   * PGlite only: the embedded database already being opened (`openEmbeddedEarly`), used instead of
+   * opening `<dataDir>/pg` here; its failure (lock held, unreadable directory) is thrown by
+   * `openDatabase` as if it had opened it.
+   */
+  pgliteOpening?: Promise<PgliteHandle>;
 }
 
 const PING_TIMEOUT_MS = 5_000;
@@ -121,11 +127,13 @@ interface Opened {
 }
 
 async function openPgliteDatabase(config: ResolvedConfig, options: OpenDatabaseOptions): Promise<Opened> {
-  const dir = join(config.dataDir, 'pg');
+  const dir = pgliteDataDir(config.dataDir);
   const template = options.pgliteTemplate;
-  const { pg, close }: PgliteHandle = options.pgliteThread === 'inline'
-    ? await openPglite(dir, { template })
-    : await openRemotePglite(dir, { template });
+  const { pg, close }: PgliteHandle = options.pgliteOpening
+    ? await options.pgliteOpening
+    : options.pgliteThread === 'inline'
+      ? await openPglite(dir, { template })
+      : await openRemotePglite(dir, { template });
   const session: SqlSession = {
     transaction: (fn) =>
       pg.transaction((tx) => {
@@ -166,7 +174,9 @@ export async function openDatabase(config: ResolvedConfig, log: Logger, options:
     ? openPostgresDatabase(config.databaseUrl, log)
     : await openPgliteDatabase(config, options);
   try {
+    startupMark('db:opened');
     await migrate(session, options.migrations ?? allMigrations, log);
+    startupMark('db:migrated');
   } catch (e) {
     await db.close().catch(() => {});
     throw e;

@@ -12,6 +12,7 @@ import { workerEntry } from '../worker-entry.ts';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
 import { lockPgliteDir } from './pglite.ts';
 import { extractTemplate } from './extract-template.ts';
+import { startupMark } from '../startup-trace.ts';
 
 /** Messages to the worker. `tx` routes a statement into an open transaction. */
 export type Request =
@@ -87,7 +88,30 @@ export interface OpenRemotePgliteOptions {
  *         rejects every pending and later call with an Error saying so.
  */
 export async function openRemotePglite(dir: string | undefined, options: OpenRemotePgliteOptions = {}): Promise<PgliteHandle> {
-  const release = dir === undefined ? () => {} : lockPgliteDir(dir);
+  return startRemotePglite(dir, options).opened;
+}
+
+/** An embedded database opening in its worker thread (`startRemotePglite`). */
+export interface RemotePgliteOpening {
+  /** Resolves once the calling thread's part is done (lock, template unpacked, worker told to open). */
+  sent: Promise<void>;
+  /** The open database, as `openRemotePglite` resolves; rejects with what opening threw. */
+  opened: Promise<PgliteHandle>;
+}
+
+/**
+ * `openRemotePglite` in two steps, so a caller can start the database and go on with other work
+ * (loading the rest of the program) once the worker has all it needs.
+ * @param dir as for `openRemotePglite`
+ * @returns both promises; when the lock is held elsewhere both reject (`sent` too)
+ */
+export function startRemotePglite(dir: string | undefined, options: OpenRemotePgliteOptions = {}): RemotePgliteOpening {
+  let release: () => void;
+  try {
+    release = dir === undefined ? () => {} : lockPgliteDir(dir);
+  } catch (e) {
+    return quietly({ sent: Promise.reject(e), opened: Promise.reject(e) });
+  }
   const worker = new Worker(options.workerUrl ?? workerEntry('core/db/pglite-worker.ts')) as Refable;
   const pending = new Map<number, { resolve(value: any): void; reject(e: Error): void }>();
   let nextId = 1;
@@ -170,20 +194,34 @@ export async function openRemotePglite(dir: string | undefined, options: OpenRem
         stop(new Error('The embedded database is closed'));
       }
     })());
-  try {
+  const failed = (e: unknown): never => {
+    stop(new Error('The embedded database could not be opened'));
+    throw e;
+  };
+  const sent = (async () => {
     // A template is unpacked here, under the lock, while the worker compiles PGlite: the 40 MB Blob
     // never crosses to the worker, and a directory that holds a database never reads it.
     let template = options.template;
     if (template && dir !== undefined && !existsSync(join(dir, 'PG_VERSION'))) {
       await extractTemplate(template, dir);
       template = undefined;
+      startupMark('db:template-extracted');
     }
-    await call({ op: 'open', dir, template });
-  } catch (e) {
-    stop(new Error('The embedded database could not be opened'));
-    throw e;
-  }
-  return { pg, close };
+    startupMark('db:open-sent');
+    return { reply: call({ op: 'open', dir, template }) }; // wrapped: `sent` must not wait for it
+  })().catch(failed);
+  const opened = sent.then(async ({ reply }) => {
+    await reply.catch(failed);
+    return { pg, close } satisfies PgliteHandle;
+  });
+  return quietly({ sent: sent.then(() => {}), opened });
+}
+
+/** Marks both promises handled (a caller may await only one); awaiting either still sees its error. */
+function quietly(opening: RemotePgliteOpening): RemotePgliteOpening {
+  opening.sent.catch(() => {});
+  opening.opened.catch(() => {});
+  return opening;
 }
 
 /** Applies main-thread parsers to the columns the worker left as text (drizzle passes such parsers). */

@@ -14,6 +14,7 @@
 import type { QueryOptions, Transaction } from '@electric-sql/pglite';
 import { openPglite, warmUpPglite, type OpenedPglite } from './pglite.ts';
 import type { Reply, Request, SerializedDbError } from './pglite-remote.ts';
+import { startupMark } from '../startup-trace.ts';
 
 declare const self: Worker;
 
@@ -29,6 +30,7 @@ interface OpenTransaction {
   done: Promise<void>;
 }
 
+startupMark('worker:eval', 'db');
 // Compile the database's WebAssembly while the main thread prepares the data directory.
 warmUpPglite();
 

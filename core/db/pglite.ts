@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { acquireDirLock } from './dir-lock.ts';
 import { extractTemplate } from './extract-template.ts';
+import { startupMark } from '../startup-trace.ts';
 import pgliteWasmPath from '@electric-sql/pglite/pglite.wasm' with { type: 'file' };
 import initdbWasmPath from '@electric-sql/pglite/initdb.wasm' with { type: 'file' };
 import pgliteDataPath from '@electric-sql/pglite/pglite.data' with { type: 'file' };
@@ -20,7 +21,12 @@ let pgliteModule: Promise<WebAssembly.Module> | undefined;
 let initdbModule: Promise<WebAssembly.Module> | undefined;
 
 async function compile(path: string): Promise<WebAssembly.Module> {
-  return WebAssembly.compile(await Bun.file(path).arrayBuffer());
+  startupMark('wasm:read', 'db');
+  const bytes = await Bun.file(path).arrayBuffer();
+  startupMark('wasm:compile', 'db');
+  const m = await WebAssembly.compile(bytes);
+  startupMark('wasm:compiled', 'db');
+  return m;
 }
 
 function runtimeModule(): Promise<WebAssembly.Module> {
@@ -60,6 +66,11 @@ export interface OpenedPglite {
   close(): Promise<void>;
 }
 
+/** Where the embedded database of a Trawl data directory lives: `<dataDir>/pg`. */
+export function pgliteDataDir(dataDir: string): string {
+  return join(dataDir, 'pg');
+}
+
 /**
  * Locks the embedded database directory `dir` against other openers (`<dir>.lock`, dir-lock.ts),
  * creating its parent directory.
@@ -93,14 +104,17 @@ export async function openPglite(dir: string | undefined, options: OpenPgliteOpt
       isNew = false;
     }
     const useTemplate = isNew && options.template !== undefined;
+    const wasm = await runtimeModule();
+    startupMark('pglite:create', 'db');
     const pg = await PGlite.create({
       dataDir: dir,
-      pgliteWasmModule: await runtimeModule(),
+      pgliteWasmModule: wasm,
       initdbWasmModule: isNew && !useTemplate ? await initdbRuntimeModule() : undefined,
       fsBundle: Bun.file(pgliteDataPath),
       loadDataDir: useTemplate ? options.template : undefined,
       startParams: START_PARAMS,
     });
+    startupMark('pglite:created', 'db');
     return { pg, close: () => pg.close().finally(release) };
   } catch (e) {
     release();

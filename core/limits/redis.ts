@@ -3,10 +3,12 @@
  * `REDIS_URL` is set. One node-redis client per process bundle, connected lazily; every key it
  * writes starts with `redisPrefix` so several deployments (or test runs) can share a server.
  */
-import { createClient } from 'redis';
+import type * as Redis from 'redis';
 import type { Logger } from '../log.ts';
 
 function connectable(url: string) {
+  // Required here, not imported: the embedded default (no REDIS_URL) never loads the Redis client.
+  const { createClient } = require('redis') as typeof Redis;
   return createClient({ url, socket: { reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2_000) } });
 }
 

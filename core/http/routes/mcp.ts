@@ -6,10 +6,8 @@
  * rate limits and credits apply as for direct calls. GET (server-sent events) and DELETE answer 405.
  */
 import { Elysia } from 'elysia';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Services } from '../../services.ts';
 import { authenticate, bearerKey } from '../../auth/authenticate.ts';
-import { apiCaller, createMcpServer } from '../../mcp/server.ts';
 import { forwardedHeaders } from '../client-ip.ts';
 
 /**
@@ -19,6 +17,11 @@ import { forwardedHeaders } from '../client-ip.ts';
 export function mcpRoutes(services: Services, handle: (req: Request) => Promise<Response>) {
   const answer = async ({ request, body }: { request: Request; body: unknown }) => {
     await authenticate(services.db, services.config, bearerKey(request.headers.get('authorization')), false);
+    // Loaded on the first call: the MCP SDK and its schemas cost ~50 ms of start-up otherwise.
+    const [{ WebStandardStreamableHTTPServerTransport }, { apiCaller, createMcpServer }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+      import('../../mcp/server.ts'),
+    ]);
     const api = apiCaller(handle, new URL(request.url).origin, forwardedHeaders(request));
     const server = createMcpServer(api);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -6,14 +6,24 @@
  * Loaded on first use (about 0.2 s and 25 MB once per process), so `fast` mode and processes that
  * never redact do not pay for it.
  */
-import nlp from 'compromise/two';
+import type Nlp from 'compromise/two';
+
+let nlp: typeof Nlp | undefined;
+
+/**
+ * compromise, loaded on first use: its module unpacks a lexicon (~150 ms of CPU) that a server
+ * start-up, or a process that never redacts, should not pay.
+ */
+export function compromise(): typeof Nlp {
+  return (nlp ??= require('compromise/two') as typeof Nlp);
+}
 
 let names: Set<string> | undefined;
 let lexicon: Record<string, unknown> | undefined;
 
 /** Whether compromise knows `lower` as a word that is not a name (a verb, noun, adjective, month …). */
 export function isCommonWord(lower: string): boolean {
-  lexicon ??= (nlp as unknown as { world(): { model: { one: { lexicon: Record<string, unknown> } } } }).world().model.one.lexicon;
+  lexicon ??= (compromise() as unknown as { world(): { model: { one: { lexicon: Record<string, unknown> } } } }).world().model.one.lexicon;
   const tag = lexicon[lower];
   return tag !== undefined && !/Name|Person/.test(String(tag));
 }

@@ -11,9 +11,8 @@
  * "Berlin Rust"); the rest of the text is blanked (offsets kept). Texts whose blanked input is over
  * `NLP_MAX_CHARS` skip it.
  */
-import nlp from 'compromise/two';
 import type { Finding } from '../types.ts';
-import { isCommonWord } from './given-names.ts';
+import { compromise, isCommonWord } from './given-names.ts';
 
 /** Above this many characters of candidate lines, compromise is skipped (cue rules still run). */
 export const NLP_MAX_CHARS = 100_000;
@@ -56,7 +55,7 @@ export function nlpNames(text: string, isName: (s: string) => boolean, found: re
   const out: Finding[] = [];
   const input = unexplained(text, found);
   if (!input.trim() || input.length > NLP_MAX_CHARS) return out;
-  const people = nlp(input).match('#Person+').json({ offset: true }) as { offset: { start: number; length: number } }[];
+  const people = compromise()(input).match('#Person+').json({ offset: true }) as { offset: { start: number; length: number } }[];
   for (const p of people) {
     const raw = text.slice(p.offset.start, p.offset.start + p.offset.length);
     const m = raw.match(/\p{Lu}[\p{L}'’-]*(?:[ \t]+\p{Lu}[\p{L}'’-]*){1,2}/u);
