@@ -6,12 +6,13 @@
  *
  *   bun bench/main-content/wcxb.ts [--every 5] [--offset 0] [--type forum] [--ids 0001,0002]
  *                                  [--worst 10] [--save out.json] [--compare old.json] [--dump dir] [--full]
- *                                  [--split tune|held]
+ *                                  [--split tune|held] [--model]
  *
  * Scoring as the benchmark's README defines it: tokens are `\w+` of the lower-cased text (Unicode
  * letters, digits and `_`), counted as multisets; precision = overlap / predicted tokens, recall =
  * overlap / reference tokens; a page with an empty reference scores 1 for an empty prediction, else 0.
- * `--full` scores onlyMainContent: false (the whole cleaned page) instead.
+ * `--full` scores onlyMainContent: false (the whole cleaned page) instead. `--model` switches the
+ * learned block model on (parsers/html/block-model.ts, off by default; trained by train.ts).
  * `with`: share of the must-contain snippets found in the text; `without`: share of the boilerplate
  * snippets absent from it (higher is better for both). A snippet is found when its token sequence
  * occurs in the text's token sequence. `--compare` prints the pages whose F1 moved most since a `--save`.
@@ -25,6 +26,7 @@ import { gunzipSync } from 'node:zlib';
 import { cleanDom } from '../../parsers/html/clean.ts';
 import { nodesToMarkdown } from '../../formats/markdown/convert.ts';
 import { markdownToText, mean, tokenF1, tokens } from './f1.ts';
+import { SHIPPED_MODEL, training } from '../../parsers/html/block-model.ts';
 
 const DATA = join(import.meta.dir, '../../../shared/data/wcxb-dev');
 const TYPES = ['article', 'documentation', 'service', 'forum', 'collection', 'listing', 'product'];
@@ -43,8 +45,10 @@ const { values: args } = parseArgs({
     dump: { type: 'string' },
     full: { type: 'boolean', default: false },
     split: { type: 'string' },
+    model: { type: 'boolean', default: false },
   },
 });
+if (args.model) training.model = SHIPPED_MODEL;
 
 interface Truth {
   url: string;

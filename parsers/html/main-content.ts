@@ -25,6 +25,7 @@ import { removeFingerprinted } from './fingerprints.ts';
 import { findListings } from './listing.ts';
 import { expandRegion, mergeSiblings, pickByDeclaredBody, pickTop } from './region.ts';
 import { findTitleHeading } from './title.ts';
+import { blockModelActive, collectBlocks, refineRegion } from './block-model.ts';
 
 export { findTitleHeading };
 
@@ -63,6 +64,8 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   const stats = computeStats(root);
   const total = rootLen(root, stats);
   const safeLen = total - boilerplateLen(root, stats, total, true);
+  // The learned block model (block-model.ts, off by default) sees the page unpruned.
+  const blocks = blockModelActive() ? collectBlocks(root, stats) : undefined;
   updateAfterRemoval(stats, root, pruneBoilerplate(root, stats, false));
   const listings = findListings(stats);
   const scores = scoreCandidates(root, stats, listings);
@@ -87,8 +90,9 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   // around it do not count (a short story above "more stories"); a declared body is evidence enough.
   if (!declared && mainLen < (safeLen - teaserLenOutside(region, listings, stats)) * MIN_SHARE_OF_SAFE) return undefined;
 
-  const nodes: AnyNode[] = region.filter((el) => el.parent);
-  blankRedundantAlts(region.filter((el) => el.parent));
+  const kept = region.filter((el) => el.parent);
+  blankRedundantAlts(kept);
+  const nodes: AnyNode[] = blocks ? refineRegion(blocks, kept) : kept;
   if (titleClone && titleHeading && !isInside(titleHeading, nodes)) nodes.unshift(titleClone);
   return { nodes };
 }
