@@ -7,7 +7,7 @@
 import { loadConfig, ConfigError, enterProductionMode } from '../core/config.ts';
 import { createLogger } from '../core/log.ts';
 import { VERSION } from '../core/version.ts';
-import { startupMark } from '../core/startup-trace.ts';
+import { enableStartupTrace, startupMark } from '../core/startup-trace.ts';
 import type { OpenDatabaseOptions } from '../core/db/client.ts';
 
 const USAGE = `Usage: trawl [serve|api|worker|scheduler|migrate|scrape|map|search|crawl|mcp|plugins|version|help]
@@ -30,7 +30,6 @@ TRAWL_AUTH (keys|off), TRAWL_ALLOW_PRIVATE_TARGETS, CHROMIUM_PATH (/usr/bin/chro
 See README.md and docs/.`;
 
 async function main(argv: string[]): Promise<number> {
-  startupMark('bin:main');
   const mode = argv[0] ?? 'serve';
   if (mode === 'version' || mode === '--version' || mode === '-v') {
     process.stdout.write(`trawl ${VERSION}\n`);
@@ -50,6 +49,8 @@ async function main(argv: string[]): Promise<number> {
     }
     throw e;
   }
+  enableStartupTrace(config.startupTrace);
+  startupMark('bin:main');
   if (['scrape', 'map', 'search', 'crawl'].includes(mode)) {
     const { cliMain } = await import('./cli.ts');
     return cliMain(mode, argv.slice(1), config);

@@ -111,6 +111,8 @@ export const TrawlConfigSchema = Type.Object({
   TRAWL_SCHEDULER_TICK_MS: Type.Optional(Int),
   /** `<ISO instant>@<speed>`: the scheduler's clock runs `speed` times real time from that instant (tests, demos). */
   TRAWL_SCHEDULER_CLOCK: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T[0-9:.]+Z@\\d+(\\.\\d+)?$' })),
+  /** Print start-up phase marks to stderr (core/startup-trace.ts; bench/startup). */
+  TRAWL_STARTUP_TRACE: Type.Optional(Bool),
 });
 
 /** User config: what the environment (or config file) holds. */
@@ -247,6 +249,8 @@ export interface ResolvedConfig {
    * worker's job being taken as stalled. Tests lower it so failover tests need not wait a minute.
    */
   queue: { lockMs: number };
+  /** Start-up phase marks on stderr (TRAWL_STARTUP_TRACE, default off; core/startup-trace.ts). */
+  startupTrace: boolean;
   interact: {
     /** Sessions one API process holds at once; more answer 429. */
     maxSessions: number;
@@ -497,6 +501,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       feedbackDailyRefundCap: int(c.TRAWL_FEEDBACK_DAILY_REFUND_CAP, 100),
     },
     queue: { lockMs: Math.max(1_000, int(c.TRAWL_QUEUE_LOCK_MS, 30_000)) },
+    startupTrace: bool(c.TRAWL_STARTUP_TRACE, false),
     scheduler: {
       leaseMs: Math.max(1_000, int(c.TRAWL_SCHEDULER_LEASE_MS, 15_000)),
       tickMs: Math.max(100, int(c.TRAWL_SCHEDULER_TICK_MS, 5_000)),

@@ -1,12 +1,26 @@
 /**
- * Start-up phase marks for bench/startup: with `TRAWL_STARTUP_TRACE=1` each `startupMark(phase)` writes
- * one line to stderr, `startup <ms since the process started> <thread> <phase> cpu=<ms of process CPU>`,
- * from the main thread and from worker threads alike (the time base is the wall clock, so lines from
- * different threads compare). Without the variable a mark costs one property read.
+ * Start-up phase marks for bench/startup: once enabled (`TRAWL_STARTUP_TRACE`, read by core/config.ts)
+ * each `startupMark(phase)` writes one line to stderr,
+ * `startup <ms since the process started> <thread> <phase> cpu=<ms of process CPU>`, from the main
+ * thread and from worker threads alike (the time base is the wall clock, so lines from different
+ * threads compare). A worker thread is enabled by its creator through `workerData.startupTrace`
+ * (`startupTraceWorkerData()`), so its marks from module evaluation on are written too. Disabled, a mark
+ * costs one variable read.
  */
 import { readFileSync } from 'node:fs';
+import { workerData } from 'node:worker_threads';
 
-const enabled = process.env.TRAWL_STARTUP_TRACE === '1';
+let enabled = (workerData as { startupTrace?: unknown } | null)?.startupTrace === true;
+
+/** Turns the marks on or off in this thread (the main thread: from `config.startupTrace`). */
+export function enableStartupTrace(on: boolean): void {
+  enabled = on;
+}
+
+/** `workerData` for a new worker thread, so it marks its start-up when this thread does. */
+export function startupTraceWorkerData(): { startupTrace: boolean } {
+  return { startupTrace: enabled };
+}
 let processStartEpochMs: number | undefined;
 
 /** Epoch ms at which the process started (/proc, 10 ms resolution); the first mark's time elsewhere. */
@@ -24,7 +38,7 @@ function processStart(): number {
 }
 
 /**
- * Records that start-up reached `phase` (only with TRAWL_STARTUP_TRACE=1).
+ * Records that start-up reached `phase` (only when enabled).
  * @param phase short name, e.g. 'db:open'
  * @param thread which thread marks ('main' unless given)
  */

@@ -12,7 +12,7 @@ import { workerEntry } from '../worker-entry.ts';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
 import { lockPgliteDir } from './pglite.ts';
 import { extractTemplate } from './extract-template.ts';
-import { startupMark } from '../startup-trace.ts';
+import { startupMark, startupTraceWorkerData } from '../startup-trace.ts';
 
 /** Messages to the worker. `tx` routes a statement into an open transaction. */
 export type Request =
@@ -112,7 +112,7 @@ export function startRemotePglite(dir: string | undefined, options: OpenRemotePg
   } catch (e) {
     return quietly({ sent: Promise.reject(e), opened: Promise.reject(e) });
   }
-  const worker = new Worker(options.workerUrl ?? workerEntry('core/db/pglite-worker.ts')) as Refable;
+  const worker = new Worker(options.workerUrl ?? workerEntry('core/db/pglite-worker.ts'), { workerData: startupTraceWorkerData() } as WorkerOptions) as Refable;
   const pending = new Map<number, { resolve(value: any): void; reject(e: Error): void }>();
   let nextId = 1;
   let stopped: Error | undefined;
