@@ -18,6 +18,7 @@
  * Needs no network beyond 127.0.0.1. Prints a JSON summary on the last line.
  */
 import { parseArgs } from 'node:util';
+import { serveNoticeSite } from './notice-site.ts';
 import { join } from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,19 +41,8 @@ const DURATION_S = Number(values.duration);
 const PAGES = Number(values.pages);
 
 // The fixture site: PAGES distinct article pages of ~6 KB.
-const para = 'The harbour master keeps the tide tables and the list of berths; ships report on channel 12 before entering. ';
-const fixture = Bun.serve({
-  hostname: '127.0.0.1',
-  port: 0,
-  fetch(req) {
-    const n = new URL(req.url).pathname.slice(1);
-    const body = `<!doctype html><html lang="en"><head><title>Harbour notice ${n}</title><meta name="description" content="Notice ${n}"></head>
-<body><nav><a href="/">Home</a></nav><main><article><h1>Harbour notice ${n}</h1>${Array.from({ length: 40 }, (_, i) => `<p>${i}. ${para}</p>`).join('')}
-<ul>${Array.from({ length: 20 }, (_, i) => `<li><a href="/${i}">Notice ${i}</a></li>`).join('')}</ul></article></main><footer>Port authority</footer></body></html>`;
-    return new Response(body, { headers: { 'content-type': 'text/html; charset=utf-8' } });
-  },
-});
-const pageUrl = (i: number) => `http://127.0.0.1:${fixture.port}/${i % PAGES}`;
+const fixture = serveNoticeSite();
+const pageUrl = (i: number) => fixture.url(i % PAGES);
 
 // One Trawl process.
 const root = join(import.meta.dir, '..', '..');
@@ -216,6 +206,6 @@ console.log(JSON.stringify(summary));
 
 proc.kill('SIGTERM');
 await proc.exited;
-fixture.stop(true);
+fixture.stop();
 rmSync(dataDir, { recursive: true, force: true });
 process.exit(errors.length === 0 ? 0 : 1);

@@ -13,6 +13,7 @@
  * runs in a worker thread); on a loaded machine compare counts, and times only within one run.
  */
 import { parseArgs } from 'node:util';
+import { serveNoticeSite } from './notice-site.ts';
 import { PGlite } from '@electric-sql/pglite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,16 +72,7 @@ proto.transaction = async function (this: unknown, fn: (tx: any) => Promise<unkn
   }
 };
 
-const para = 'The harbour master keeps the tide tables and the list of berths; ships report on channel 12 before entering. ';
-const fixture = Bun.serve({
-  hostname: '127.0.0.1',
-  port: 0,
-  fetch(req) {
-    const n = new URL(req.url).pathname.slice(1);
-    const body = `<!doctype html><html lang="en"><head><title>Notice ${n}</title></head><body><main><article><h1>Notice ${n}</h1>${Array.from({ length: 40 }, (_, i) => `<p>${i}. ${para}</p>`).join('')}</article></main></body></html>`;
-    return new Response(body, { headers: { 'content-type': 'text/html; charset=utf-8' } });
-  },
-});
+const fixture = serveNoticeSite();
 
 // Inline PGlite so the prototype patch above sees every statement.
 const dataDir = mkdtempSync(join(tmpdir(), 'trawl-profile-'));
@@ -100,7 +92,7 @@ const trawl = {
   },
 };
 const body = (i: number) => ({
-  url: `http://127.0.0.1:${fixture.port}/${values.cached ? 1 : i}`,
+  url: fixture.url(values.cached ? 1 : i),
   ...(values.cached ? { maxAge: 3_600_000 } : {}),
   ...(values.zdr ? { zeroDataRetention: true } : {}),
   ...(values['max-age'] !== undefined ? { maxAge: Number(values['max-age']) } : {}),
@@ -135,5 +127,5 @@ const cpuMs = (cpu.user + cpu.system) / 1000 / N;
 console.log(`\nstatements/scrape ${(count / N).toFixed(1)}  db ms/scrape ${((ms + txMs) / N).toFixed(2)}  wall ms/scrape ${(wall / N).toFixed(2)}  process cpu ms/scrape ${cpuMs.toFixed(2)}`);
 console.log(JSON.stringify({ scrapes: N, cached: values.cached, zdr: values.zdr, maxAge: values['max-age'] ?? null, statementsPerScrape: count / N, dbMsPerScrape: (ms + txMs) / N, wallMsPerScrape: wall / N, cpuMsPerScrape: cpuMs }));
 await trawl.stop();
-fixture.stop(true);
+fixture.stop();
 process.exit(0);
