@@ -26,7 +26,7 @@ const USAGE = `Usage: trawl [serve|api|worker|scheduler|migrate|scrape|map|searc
   version     print the version
 
 Environment: PORT (3002), HOST, DATABASE_URL, REDIS_URL, TRAWL_DATA_DIR (./data), TRAWL_PUBLIC_URL,
-TRAWL_AUTH (keys|off), TRAWL_ALLOW_PRIVATE_TARGETS, CHROMIUM_PATH (/usr/bin/chromium), TRAWL_PLUGINS_DIR.
+TRAWL_AUTH (keys|off), TRAWL_ALLOW_PRIVATE_TARGETS, CHROMIUM_PATH (Debian's chromium-headless-shell, else /usr/bin/chromium), TRAWL_PLUGINS_DIR.
 See README.md and docs/.`;
 
 async function main(argv: string[]): Promise<number> {

@@ -3,15 +3,21 @@
  * Browser scrape benchmark (issue 3): latency p50/p95 and pages per second at concurrency 1 and 8 on
  * a fixture site of client-rendered pages (bench/browser/site.ts), for Trawl (`trawl serve`, POST
  * /v2/scrape, markdown, cache off) and, in the same run, for Crawlee's PuppeteerCrawler driving the
- * same Chromium (/usr/bin/chromium) with the same wait rule (DOMContentLoaded, then network quiet for
+ * Chromium or another (`--crawlee label=path`) with the same wait rule (DOMContentLoaded, then network quiet for
  * 500 ms, at most 7 s) reading the rendered HTML. Crawlee is optional: it runs when
  * `@crawlee/puppeteer` (3.18.1, a devDependency; it drives the `puppeteer-core` Trawl already has)
  * can be imported, else its rows say "not installed". Crawlee runs with its default shared browser
  * context per browser (its incognito mode needs the full `puppeteer` package); Trawl opens a fresh
  * incognito context per scrape and intercepts requests (SSRF guard, ad blocking).
  *
- *   bun bench/browser/run.ts [--pages 200] [--chromium /usr/bin/chromium] [--pool 2] [--only trawl|crawlee]
+ *   bun bench/browser/run.ts [--pages 200] [--chromium <path>] [--pool 2] [--only trawl|crawlee]
  *                            [--rounds 3] [--root before=/tmp/trawl-before --root after=.] [--trawl-log /tmp/logs]
+ *                            [--crawlee crawlee=/usr/bin/chromium --crawlee crawlee-shell=/usr/lib/chromium/chromium-headless-shell]
+ *
+ * Chromium: `--chromium` sets it for every side; without it each Trawl checkout uses its own default
+ * (core/config.ts: the headless shell when installed, else /usr/bin/chromium) and Crawlee runs
+ * /usr/bin/chromium. `--crawlee label=path` (repeatable) runs one Crawlee side per Chromium, each
+ * Trawl side's ratios are printed against each of them.
  *
  * On a shared, loaded machine one run says little: `--rounds N` runs every side N times, alternating
  * them (each round in a rotated order), and prints each Trawl side's ratios to Crawlee per round and
@@ -36,7 +42,8 @@ import { startBenchSite } from './site.ts';
 const { values } = parseArgs({
   options: {
     pages: { type: 'string', default: '200' },
-    chromium: { type: 'string', default: '/usr/bin/chromium' },
+    chromium: { type: 'string' },
+    crawlee: { type: 'string', multiple: true },
     pool: { type: 'string', default: '2' },
     only: { type: 'string' },
     rounds: { type: 'string', default: '1' },
@@ -52,7 +59,11 @@ const ROOTS: [string, string][] = (values.root ?? [`trawl=${join(import.meta.dir
 const LOG_DIR = values['trawl-log'];
 if (LOG_DIR) mkdirSync(LOG_DIR, { recursive: true });
 const PAGES = Number(values.pages);
-const CHROMIUM = values.chromium!;
+const CHROMIUM = values.chromium;
+const CRAWLEES: [string, string][] = (values.crawlee ?? [`crawlee=${CHROMIUM ?? '/usr/bin/chromium'}`]).map((r) => {
+  const at = r.indexOf('=');
+  return at > 0 ? [r.slice(0, at), r.slice(at + 1)] : ['crawlee', r];
+});
 const POOL = Number(values.pool);
 const LEVELS = [1, 8];
 
@@ -160,7 +171,7 @@ async function benchTrawl(label: string, root: string): Promise<void> {
       TRAWL_AUTH: 'off',
       TRAWL_ALLOW_PRIVATE_TARGETS: 'true',
       TRAWL_LOG_LEVEL: logFile ? 'debug' : 'warn',
-      CHROMIUM_PATH: CHROMIUM,
+      ...(CHROMIUM ? { CHROMIUM_PATH: CHROMIUM } : {}),
       TRAWL_BROWSER_POOL_SIZE: String(POOL),
       TRAWL_WORKER_CONCURRENCY: '8',
       TRAWL_TEAM_CONCURRENCY: '16',
@@ -230,12 +241,12 @@ async function drive(tool: string, concurrency: number, one: (i: number) => Prom
 // ---------------------------------------------------------------------------------------------
 // Crawlee's PuppeteerCrawler with puppeteer-core and the same Chromium.
 
-async function benchCrawlee(): Promise<void> {
+async function benchCrawlee(label: string, chromium: string): Promise<void> {
   let crawlee: any;
   try {
     crawlee = await import('@crawlee/puppeteer' as string);
   } catch {
-    for (const c of LEVELS) results.push({ tool: 'crawlee (not installed)', round, concurrency: c, pages: 0, failures: 0, p50Ms: NaN, p95Ms: NaN, pagesPerSecond: NaN });
+    for (const c of LEVELS) results.push({ tool: `${label} (not installed)`, round, concurrency: c, pages: 0, failures: 0, p50Ms: NaN, p95Ms: NaN, pagesPerSecond: NaN });
     return;
   }
   const puppeteer = await import('puppeteer-core');
@@ -265,7 +276,7 @@ async function benchCrawlee(): Promise<void> {
           launchContext: {
             launcher: puppeteer.default,
             useIncognitoPages: false, // true needs the full `puppeteer` package (Crawlee imports it for incognito contexts)
-            launchOptions: { executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] },
+            launchOptions: { executablePath: chromium, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] },
           },
           browserPoolOptions: { maxOpenPagesPerBrowser: 4, retireBrowserAfterPageCount: 200 },
           preNavigationHooks: [
@@ -296,7 +307,7 @@ async function benchCrawlee(): Promise<void> {
       const urls = Array.from({ length: PAGES }, (_, i) => ({ url: `${site.url(i % PAGES)}?c=${c}&r=${i}&round=${round}`, uniqueKey: `${round}-${c}-${i}` }));
       // 8 warm-up pages first (browsers launched), not measured.
       await crawler.run([...Array.from({ length: 8 }, (_, i) => ({ url: `${site.url(i)}?warm=${c}-${i}&round=${round}`, uniqueKey: `w${round}-${c}-${i}` })), ...urls]);
-      const r = summarize('crawlee', c, latencies, failures, last - first);
+      const r = summarize(label, c, latencies, failures, last - first);
       if (before && after) {
         r.serverCpuMs = Math.round((after.server - before.server) / Math.max(1, r.pages));
         r.chromiumCpuMs = Math.round((after.chromium - before.chromium) / Math.max(1, r.pages));
@@ -311,7 +322,7 @@ async function benchCrawlee(): Promise<void> {
 
 const sides: { label: string; run: () => Promise<void> }[] = [
   ...(values.only === 'crawlee' ? [] : ROOTS.map(([label, root]) => ({ label, run: () => benchTrawl(label, root) }))),
-  ...(values.only === 'trawl' ? [] : [{ label: 'crawlee', run: benchCrawlee }]),
+  ...(values.only === 'trawl' ? [] : CRAWLEES.map(([label, chromium]) => ({ label, run: () => benchCrawlee(label, chromium) }))),
 ];
 for (round = 1; round <= ROUNDS; round++) {
   // Rotate the order every round, so no side always runs first (or right after the same neighbour).
@@ -320,7 +331,9 @@ for (round = 1; round <= ROUNDS; round++) {
 }
 site.stop();
 
-console.log(`\nBrowser scrape benchmark: ${PAGES} client-rendered pages per run, ${CHROMIUM}, pool of ${POOL} browsers, ${ROUNDS} round(s)\n`);
+console.log(
+  `\nBrowser scrape benchmark: ${PAGES} client-rendered pages per run, Trawl on ${CHROMIUM ?? 'its default Chromium'}, ${CRAWLEES.map(([l, p]) => `${l} on ${p}`).join(', ')}, pool of ${POOL} browsers, ${ROUNDS} round(s)\n`,
+);
 console.log('round tool            conc  pages  fail   p50 ms   p95 ms   pages/s  cpu ms/page: server chromium');
 for (const r of results) {
   console.log(
@@ -329,13 +342,14 @@ for (const r of results) {
 }
 printRatios();
 if (LOG_DIR) printPhases();
-console.log(JSON.stringify({ pages: PAGES, pool: POOL, rounds: ROUNDS, results }));
+console.log(JSON.stringify({ pages: PAGES, pool: POOL, rounds: ROUNDS, chromium: CHROMIUM, crawlee: Object.fromEntries(CRAWLEES), results }));
 
 /** Per round: each Trawl side's pages/s and p50 over Crawlee's in the same round; then the medians. */
 function printRatios(): void {
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? NaN;
   const find = (tool: string, r: number, c: number) => results.find((x) => x.tool === tool && x.round === r && x.concurrency === c);
-  console.log('\nratios to Crawlee in the same round (pages/s: higher is better; p50: lower is better)');
+  for (const [crawlee] of CRAWLEES) {
+  console.log(`\nratios to ${crawlee} in the same round (pages/s: higher is better; p50: lower is better)`);
   console.log('tool            conc  pages/s ratio per round       median   p50 ratio per round          median');
   for (const [label] of ROOTS) {
     for (const c of LEVELS) {
@@ -343,7 +357,7 @@ function printRatios(): void {
       const p50: number[] = [];
       for (let r = 1; r <= ROUNDS; r++) {
         const t = find(label, r, c);
-        const k = find('crawlee', r, c);
+        const k = find(crawlee, r, c);
         if (!t || !k) continue;
         speed.push(t.pagesPerSecond / k.pagesPerSecond);
         p50.push(t.p50Ms / k.p50Ms);
@@ -352,6 +366,7 @@ function printRatios(): void {
       const f = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(' ').padEnd(26);
       console.log(`${label.padEnd(16)}${String(c).padStart(4)}  ${f(speed)}${median(speed).toFixed(2).padStart(6)}   ${f(p50)}${median(p50).toFixed(2).padStart(9)}`);
     }
+  }
   }
 }
 

@@ -1,6 +1,6 @@
 /**
- * Trains the block model of parsers/html/block-model.ts on the WCXB development split's tuning part
- * (never the held-out part) and writes parsers/html/block-model-weights.json.
+ * Trains the block model of bench/main-content/block-model.ts on the WCXB development split's tuning part
+ * (never the held-out part) and writes bench/main-content/block-model-weights.json.
  *
  *   bun bench/main-content/train.ts [--trees 50] [--depth 4] [--rate 0.1] [--near 60] [--far 60]
  *                                   [--every 2] [--dry]   (the defaults made the shipped weights)
@@ -26,11 +26,11 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { cleanDom } from '../../parsers/html/clean.ts';
 import { nodesToMarkdown } from '../../formats/markdown/convert.ts';
-import { addable, FEATURES, MAX_DROP_SHARE, regionFeatures, training, type BlockModelWeights, type BlockPage, type Vocabulary } from '../../parsers/html/block-model.ts';
+import { addable, FEATURES, MAX_DROP_SHARE, regionFeatures, training, type BlockModelWeights, type BlockPage, type Vocabulary } from './block-model.ts';
 import { markdownToText, tokens } from './f1.ts';
 
 const DATA = join(import.meta.dir, '../../../shared/data/wcxb-dev');
-const OUT = join(import.meta.dir, '../../parsers/html/block-model-weights.json');
+const OUT = join(import.meta.dir, 'block-model-weights.json');
 
 const { values: args } = parseArgs({
   options: {

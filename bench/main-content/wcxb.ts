@@ -12,7 +12,7 @@
  * letters, digits and `_`), counted as multisets; precision = overlap / predicted tokens, recall =
  * overlap / reference tokens; a page with an empty reference scores 1 for an empty prediction, else 0.
  * `--full` scores onlyMainContent: false (the whole cleaned page) instead. `--model` switches the
- * learned block model on (parsers/html/block-model.ts, off by default; trained by train.ts).
+ * learned block model on (bench/main-content/block-model.ts, never in the service; trained by train.ts).
  * `with`: share of the must-contain snippets found in the text; `without`: share of the boilerplate
  * snippets absent from it (higher is better for both). A snippet is found when its token sequence
  * occurs in the text's token sequence. `--compare` prints the pages whose F1 moved most since a `--save`.
@@ -26,7 +26,7 @@ import { gunzipSync } from 'node:zlib';
 import { cleanDom } from '../../parsers/html/clean.ts';
 import { nodesToMarkdown } from '../../formats/markdown/convert.ts';
 import { markdownToText, mean, tokenF1, tokens } from './f1.ts';
-import { SHIPPED_MODEL, training } from '../../parsers/html/block-model.ts';
+import { SHIPPED_MODEL, training } from './block-model.ts';
 
 const DATA = join(import.meta.dir, '../../../shared/data/wcxb-dev');
 const TYPES = ['article', 'documentation', 'service', 'forum', 'collection', 'listing', 'product'];

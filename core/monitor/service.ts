@@ -14,6 +14,7 @@ import { nextRunAfter, resolveSchedule, type Schedule } from './schedule.ts';
 import { resolveTargets, targetUrls, type ResolvedTarget } from './targets.ts';
 import { getMonitor, type CheckRow, type MonitorRow } from './store.ts';
 import { claimCheck, enqueueCheck } from './checks.ts';
+import { wakeScheduler } from './wake.ts';
 
 export interface MonitorInput {
   name?: string;
@@ -86,6 +87,7 @@ export async function createMonitor(
       input.retentionDays ?? 30, input.goal ?? null, nextRun(schedule, clock),
     ],
   );
+  wakeScheduler();
   return row;
 }
 
@@ -113,6 +115,7 @@ export async function updateMonitor(
       input.retentionDays ?? m.retention_days, input.goal === undefined ? m.goal : input.goal, reschedule, nextRun(schedule, clock),
     ],
   );
+  wakeScheduler();
   return row;
 }
 
@@ -132,6 +135,7 @@ export async function runMonitorNow(services: Services, m: MonitorRow, clock: Cl
   if (check.status === 'skipped_overlap') throw new TrawlError('CONFLICT', 'A check of this monitor is already running; wait for it to finish');
   if (check.status === 'skipped_no_credits') throw new TrawlError('PAYMENT_REQUIRED', 'Insufficient credits: a check needs at least 1 credit. Add credits to continue.');
   await enqueueCheck(services, check.id);
+  wakeScheduler(); // a queued check: the scheduler watches it until it finishes
   return check;
 }
 

@@ -25,7 +25,6 @@ import { removeFingerprinted } from './fingerprints.ts';
 import { findListings } from './listing.ts';
 import { expandRegion, mergeSiblings, pickByDeclaredBody, pickTop } from './region.ts';
 import { findTitleHeading } from './title.ts';
-import { blockModelActive, collectBlocks, refineRegion } from './block-model.ts';
 
 export { findTitleHeading };
 
@@ -42,6 +41,20 @@ export interface MainContentResult {
   /** Nodes to serialize, in order. */
   nodes: AnyNode[];
 }
+
+/**
+ * A tap on the region choice for benchmarks and training only (bench/main-content/block-model.ts
+ * installs one when imported; the service never sets it): `before` sees the basically cleaned page
+ * and its stats before anything is pruned and returns a state, `after` gets that state and the rules'
+ * cleaned region and returns the nodes to serialize (in document order).
+ */
+export interface RegionTap {
+  before(root: ParentNode, stats: StatsMap): unknown;
+  after(state: unknown, region: AnyNode[]): AnyNode[];
+}
+
+/** The installed tap (`current`), if any. */
+export const regionTap: { current?: RegionTap } = {};
 
 /** Below this share of the safely cleaned text (teaser lists aside), the extracted region is a fragment. */
 const MIN_SHARE_OF_SAFE = 0.4;
@@ -64,8 +77,8 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   const stats = computeStats(root);
   const total = rootLen(root, stats);
   const safeLen = total - boilerplateLen(root, stats, total, true);
-  // The learned block model (block-model.ts, off by default) sees the page unpruned.
-  const blocks = blockModelActive() ? collectBlocks(root, stats) : undefined;
+  const tap = regionTap.current;
+  const tapState = tap?.before(root, stats);
   updateAfterRemoval(stats, root, pruneBoilerplate(root, stats, false));
   const listings = findListings(stats);
   const scores = scoreCandidates(root, stats, listings);
@@ -92,7 +105,7 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
 
   const kept = region.filter((el) => el.parent);
   blankRedundantAlts(kept);
-  const nodes: AnyNode[] = blocks ? refineRegion(blocks, kept) : kept;
+  const nodes: AnyNode[] = tap ? tap.after(tapState, kept) : kept;
   if (titleClone && titleHeading && !isInside(titleHeading, nodes)) nodes.unshift(titleClone);
   return { nodes };
 }

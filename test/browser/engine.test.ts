@@ -89,6 +89,25 @@ describe('rendering', () => {
     expect(Buffer.from(res.body).equals(Buffer.from(FIXTURE_PDF))).toBe(true);
   });
 
+  test('a PDF behind a redirect returns the file at the end of it', async () => {
+    const res = await run(site.url('/to-pdf'));
+    expect(res.url).toBe(site.url('/doc.pdf'));
+    expect(Buffer.from(res.body).equals(Buffer.from(FIXTURE_PDF))).toBe(true);
+  });
+
+  test('a download (an office file) returns its bytes and type', async () => {
+    const res = await run(site.url('/report.docx'));
+    expect(res.contentType).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+    expect(res.statusCode).toBe(200);
+    expect(Buffer.from(res.body).equals(Buffer.from(FIXTURE_PDF.slice(0, 64)))).toBe(true);
+  });
+
+  test('a PDF larger than TRAWL_MAX_FETCH_BYTES fails with 413', async () => {
+    const ctx = { ...env.ctx(), config: { ...env.config, maxFetchBytes: 200 } };
+    const err = await expectError(run(site.url('/doc.pdf'), {}, {}, ctx));
+    expect(err.code).toBe('SCRAPE_CONTENT_TOO_LARGE');
+  });
+
   test('request headers and the user agent reach the server', async () => {
     const res = await run(site.url('/echo'), { headers: { 'X-Trawl-Test': 'yes', 'User-Agent': 'TrawlTest/1.0' } });
     const server = JSON.parse(res.text!.match(/<pre id="server">(.*?)<\/pre>/)![1]!.replace(/&quot;/g, '"'));

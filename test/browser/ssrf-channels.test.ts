@@ -13,7 +13,9 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { createSocket, type Socket } from 'node:dgram';
+import { existsSync } from 'node:fs';
 import net from 'node:net';
+import { FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH } from '../../core/config.ts';
 import { TrawlError } from '../../core/errors.ts';
 import type { Action } from '../../core/http/models/scrape.ts';
 import { assertFetchable } from '../../core/net/address.ts';
@@ -258,6 +260,19 @@ describe('with the guard on, no browser channel reaches a private address', () =
   test('WebRTC STUN and TURN servers on a private address', async () => {
     const hits = await canaryDuring(() => scrape('/webrtc', { waitFor: 3_000 }));
     expect(hits).toEqual([]);
+  });
+
+  // The headless shell and the full browser spell the WebRTC policy switch differently (launch.ts):
+  // the binary that is not the default is checked too, since CHROMIUM_PATH may name it.
+  test.if(existsSync(HEADLESS_SHELL_PATH) && existsSync(FULL_CHROMIUM_PATH))('WebRTC on the other Chromium binary too', async () => {
+    const alt = env.config.chromiumPath === HEADLESS_SHELL_PATH ? FULL_CHROMIUM_PATH : HEADLESS_SHELL_PATH;
+    const own = new BrowserPool({ chromiumPath: alt, dataDir: env.config.dataDir, size: 1, log: env.ctx().log, extraArgs: ['--host-resolver-rules=MAP site.test 127.0.0.1, MAP canary.test 127.0.0.2'] });
+    try {
+      const hits = await canaryDuring(() => scrape('/webrtc', { waitFor: 3_000, on: own }));
+      expect(hits).toEqual([]);
+    } finally {
+      await own.close();
+    }
   });
 
   test('WebTransport (QUIC over UDP)', async () => {

@@ -7,13 +7,14 @@
  * a job whose tab crashed fails at once. A named profile (`request.profile`) is restored into the fresh
  * context before navigation and, when it saves changes, read back at the end (profile-state.ts).
  * A connection that brings in more than `maxFetchBytes` stops the job at once with
- * SCRAPE_CONTENT_TOO_LARGE (the lease's guarding proxy counts the bytes).
+ * SCRAPE_CONTENT_TOO_LARGE (the lease's guarding proxy counts the bytes). A main document the browser
+ * does not show as a page (a PDF, a download) comes back as its bytes (document.ts).
  */
-import type { Page } from 'puppeteer-core';
 import { TrawlError } from '../../../core/errors.ts';
 import type { EngineRequest, EngineResponse, PluginContext } from '../../../core/plugin.ts';
 import { runActions } from './actions.ts';
 import { COOKIE_BANNER_SELECTORS, removeCookieBanners } from './adblock.ts';
+import { contentTypeOf, documentBytes, HTML_TYPES, isDocumentDownload } from './document.ts';
 import { takeCaptures } from './captures.ts';
 import type { Lookup } from '../../../core/net/host-guard.ts';
 import { navigationError } from './net-errors.ts';
@@ -28,8 +29,6 @@ export interface BrowserFetchOptions {
   /** Resolver for the SSRF guard (default: the system resolver). */
   lookup?: Lookup;
 }
-
-const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
 /**
  * Scrapes `request.url` in a pooled browser.
@@ -103,13 +102,17 @@ async function scrapeOnPage(
   t = job.mark('prepare', t);
 
   let response;
+  let download = false;
   try {
     response = await page.goto(request.url, { waitUntil: 'domcontentloaded', timeout: Math.max(1, job.remaining()) });
   } catch (e) {
-    throw navigationError(e, request, state, lease.crashed);
+    // A document the browser does not show (a PDF in the headless shell, any download) is read as bytes.
+    if (!state.refusedNavigation && !lease.crashed && isDocumentDownload(e, state)) download = true;
+    else throw navigationError(e, request, state, lease.crashed);
   }
   if (state.refusedNavigation) throw navigationError(new Error('net::ERR_BLOCKED_BY_CLIENT'), request, state, false);
   t = job.mark('navigate', t);
+  if (download) return documentResponse(lease, request, state, ctx, job, t);
 
   await smartWait(page, Math.min(SMART_WAIT_MAX_MS, Math.floor((job.remaining() - 2_000) / 2)));
   t = job.mark('smartWait', t);
@@ -129,14 +132,14 @@ async function scrapeOnPage(
 
   const main = state.mainResponse ?? response ?? undefined;
   const headers = main?.headers() ?? {};
-  const contentType = (headers['content-type'] ?? 'text/html').split(';')[0]!.trim().toLowerCase() || 'text/html';
+  const contentType = contentTypeOf(main);
   let body: Uint8Array;
   let text: string | undefined;
   if (!main || HTML_TYPES.has(contentType)) {
     text = await page.content();
     body = new TextEncoder().encode(text);
   } else {
-    body = await rawBody(page, main, contentType, ctx.config.maxFetchBytes);
+    body = await documentBytes(page, state, main, false, ctx.config.maxFetchBytes);
   }
   if (profile?.save && origins) {
     // The scrape's answer does not depend on saving; a failed save is logged.
@@ -176,37 +179,25 @@ function tabCrashSignal(lease: Lease, url: string): AbortSignal {
 }
 
 /**
- * Bytes of a non-HTML main document. Chromium hands a PDF to its viewer, so the response body it
- * keeps is the viewer's stub; in that case the page fetches its own URL again to get the file.
- * @throws TrawlError SCRAPE_CONTENT_TOO_LARGE when the document exceeds `maxBytes`
+ * The answer for a main document the browser did not show (a download it denied: a PDF in the headless
+ * shell, an office file): its bytes, status and headers; no wait, actions or captures (there is no
+ * page to act on).
  */
-async function rawBody(page: Page, main: NonNullable<PageState['mainResponse']>, contentType: string, maxBytes: number): Promise<Uint8Array> {
-  let bytes: Uint8Array | undefined;
-  try {
-    bytes = new Uint8Array(await main.buffer());
-  } catch {
-    bytes = undefined;
-  }
-  const isPdfStub = contentType === 'application/pdf' && bytes && !startsWith(bytes, '%PDF');
-  if (!bytes || isPdfStub) {
-    const b64 = await page.evaluate(async (max: number) => {
-      const r = await fetch(location.href, { credentials: 'include' });
-      const buf = new Uint8Array(await r.arrayBuffer());
-      if (buf.length > max) return null;
-      let s = '';
-      for (let i = 0; i < buf.length; i += 0x8000) s += String.fromCharCode(...buf.subarray(i, i + 0x8000));
-      return btoa(s);
-    }, maxBytes);
-    if (b64 === null) throw tooLarge(maxBytes);
-    bytes = Uint8Array.from(Buffer.from(b64, 'base64'));
-  }
-  if (bytes.length > maxBytes) throw tooLarge(maxBytes);
-  return bytes;
+async function documentResponse(lease: Lease, request: EngineRequest, state: PageState, ctx: PluginContext, job: JobClock, t: number): Promise<EngineResponse> {
+  const main = state.mainResponse!;
+  const body = await documentBytes(lease.page, state, main, true, ctx.config.maxFetchBytes);
+  job.mark('read', t);
+  ctx.log.debug({ url: main.url(), status: main.status(), refused: state.refused + lease.gate.refused, ms: job.phases }, 'browser scrape done');
+  return {
+    url: main.url() || request.url,
+    statusCode: main.status(),
+    headers: main.headers(),
+    contentType: contentTypeOf(main),
+    body,
+    engine: 'browser',
+    proxyUsed: request.proxy?.tier,
+  };
 }
-
-const startsWith = (b: Uint8Array, s: string) => s.split('').every((c, i) => b[i] === c.charCodeAt(0));
-const tooLarge = (max: number) =>
-  new TrawlError('SCRAPE_CONTENT_TOO_LARGE', `[browser] the document is larger than ${max} bytes, the most Trawl reads (TRAWL_MAX_FETCH_BYTES)`);
 
 /** The job's time budget and cancellation as one signal. */
 class JobClock {

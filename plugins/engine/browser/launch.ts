@@ -1,6 +1,6 @@
 /**
- * Starts one Chromium for the browser pool with puppeteer-core and Debian's chromium (stack.md
- * "puppeteer"): the flags that keep it quiet and offline, its own user-data directory under
+ * Starts one Chromium for the browser pool with puppeteer-core and Debian's chromium-headless-shell
+ * (or the full chromium; `ResolvedConfig.chromiumPath`, stack.md "puppeteer"): the flags that keep it quiet and offline, its own user-data directory under
  * `<dataDir>/browser/pool/<pid>-<n>` and HOME/TMPDIR/XDG_* under `<dataDir>/browser/env` so it leaves
  * nothing in /tmp or the real home. Chromium runs in its own process group (puppeteer's default on
  * Linux) so the pool can kill it with every child process.
@@ -47,10 +47,17 @@ export const CHROMIUM_ARGS = [
   '--mute-audio',
 ];
 
-/** Flags that close the browser's own ways to the network (see the header). */
+/**
+ * Flags that close the browser's own ways to the network (see the header). The WebRTC policy has two
+ * spellings: the full browser reads `--webrtc-ip-handling-policy` (a chrome switch), the headless shell
+ * (Debian's chromium-headless-shell, the default) only `--force-webrtc-ip-handling-policy` (a content
+ * switch). Both are passed so either binary is locked down (each ignores the other's); without its own
+ * switch the shell sends STUN/TURN UDP to any address (test/browser/ssrf-channels.test.ts "WebRTC").
+ */
 export const LOCKDOWN_ARGS = [
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
   '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
 
 /** Puppeteer defaults Trawl does not want: the pop-up blocker stays on. */

@@ -1,6 +1,7 @@
 /**
- * A small learned model over text blocks (in the spirit of boilerpipe, dragnet and rs-trafilatura), used
- * by the main-content extractor (main-content.ts) next to its rules: it scores every text block of the
+ * A small learned model over text blocks (in the spirit of boilerpipe, dragnet and rs-trafilatura), an
+ * experiment next to the main-content extractor's rules (parsers/html/main-content.ts), reached only
+ * through that extractor's `regionTap` (installed when this bench module is imported): it scores every text block of the
  * page (an element with inline text of its own: a paragraph, list item, heading, table cell ...) with
  * the probability that the block belongs to the main content, from structure and statistics only:
  * text length and link density (of the block, its parent and grandparent, its neighbours), tag, depth,
@@ -14,14 +15,16 @@
  * `refineRegion` on the rules' region: blocks of the region the model rejects are dropped, text blocks
  * outside it the model accepts join it (in document order). Deterministic, linear in the page size.
  *
- * Switched off (`BLOCK_MODEL_ON`): on the held-out part of the split it gained +0.001 word F1 overall
+ * Not part of the service: on the held-out part of the split it gained +0.001 word F1 overall
  * (documentation -0.012, listing +0.027) for ~1.7x the clean step's time on pg-docs; see
- * bench/main-content/README.md, "Learned block model". Off, the extractor pays nothing for it.
+ * bench/main-content/README.md, "Learned block model". It lives with the benches (train.ts trains it,
+ * wcxb.ts --model scores with it), so the production code holds no training or model code.
  */
-import { INLINE_TAGS, isTag, isText, type AnyNode, type Element, type ParentNode } from './dom.ts';
-import { classTokens, hintsOf, landmarkOf } from './hints.ts';
-import { boilerplateReason, descendable } from './prune.ts';
-import { linkDensity, type StatsMap } from './stats.ts';
+import { INLINE_TAGS, isTag, isText, type AnyNode, type Element, type ParentNode } from '../../parsers/html/dom.ts';
+import { classTokens, hintsOf, landmarkOf } from '../../parsers/html/hints.ts';
+import { boilerplateReason, descendable } from '../../parsers/html/prune.ts';
+import { linkDensity, type StatsMap } from '../../parsers/html/stats.ts';
+import { regionTap } from '../../parsers/html/main-content.ts';
 import WEIGHTS from './block-model-weights.json' with { type: 'json' };
 
 /** The shipped model: trees over the feature vector, the class-word vocabulary and the decision thresholds. */
@@ -46,13 +49,10 @@ export interface BlockModelWeights {
 export const SHIPPED_MODEL = WEIGHTS as unknown as BlockModelWeights;
 const MODEL = SHIPPED_MODEL;
 
-/** Whether the extractor consults the model by default (see the module comment for why it is off). */
-export const BLOCK_MODEL_ON = false;
-
 /**
- * For the training script only (bench/main-content/train.ts): `observe` sees every page's blocks and
- * the rules' region (the region is then returned unchanged), `vocab` replaces the shipped vocabulary,
- * `model` the shipped weights. Empty in service.
+ * What the tap does: `observe` (train.ts, tests) sees every page's blocks and the rules' region (the
+ * region is then returned unchanged), `vocab` replaces the shipped vocabulary, `model` switches the
+ * model on (wcxb.ts --model). All empty: the tap passes the rules' region through untouched.
  */
 export const training: {
   observe?: (page: BlockPage, region: AnyNode[]) => void;
@@ -60,10 +60,16 @@ export const training: {
   model?: BlockModelWeights;
 } = {};
 
-/** Whether main-content.ts should collect blocks: the model is on, or training/tests switched it in. */
-export function blockModelActive(): boolean {
-  return BLOCK_MODEL_ON || training.observe !== undefined || training.model !== undefined;
+/** Whether the tap should collect blocks: training or a bench switched the model in. */
+function blockModelActive(): boolean {
+  return training.observe !== undefined || training.model !== undefined;
 }
+
+// Importing this module (bench and test code only) installs the tap on the extractor.
+regionTap.current = {
+  before: (root, stats) => (blockModelActive() ? collectBlocks(root, stats) : undefined),
+  after: (page, region) => (page ? refineRegion(page as BlockPage, region) : region),
+};
 
 /** One text block: an element with inline text of its own. */
 export interface Block {
