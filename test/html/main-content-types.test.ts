@@ -240,4 +240,16 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('Harbour Rovers');
     expect(out).not.toContain('Founded: May 2019');
   });
+  test('a thin product page gets the JSON-LD product description it does not show; a page showing it gets no copy', () => {
+    const desc = 'This hand-thrown stoneware mug holds 350 ml, keeps coffee warm for longer thanks to its thick walls, and is glazed in a matte blue that varies a little from piece to piece. Dishwasher safe &amp; microwave safe.';
+    const ld = `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name: 'Blue mug', description: desc })}</script>`;
+    const thin = `<html><head>${ld}</head><body>${nav}<main><h1>Blue mug</h1><p>€24.00</p><button>Add to cart</button></main><footer><a href="/">Home</a></footer></body></html>`;
+    const out = pageToMarkdown(thin);
+    expect(out).toContain('Blue mug');
+    expect(out).toContain('hand-thrown stoneware mug holds 350 ml');
+    expect(out).toContain('Dishwasher safe & microwave safe.');
+    const shown = `<html><head>${ld}</head><body>${nav}<main><h1>Blue mug</h1><p>${desc}</p></main></body></html>`;
+    expect(pageToMarkdown(shown).split('hand-thrown stoneware').length).toBe(2);
+    expect(pageToMarkdown(thin, { onlyMainContent: false })).not.toContain('hand-thrown');
+  });
 });
