@@ -252,4 +252,15 @@ describe('onlyMainContent beyond articles', () => {
     expect(pageToMarkdown(shown).split('hand-thrown stoneware').length).toBe(2);
     expect(pageToMarkdown(thin, { onlyMainContent: false })).not.toContain('hand-thrown');
   });
+  test('a thread declaring its first post as JSON-LD articleBody keeps the replies that follow it', () => {
+    const question = 'My heat pump stops every night around two, shows error E4 on the panel, and only restarts after I switch the breaker off and on again. The installer checked the refrigerant pressure and found nothing wrong. Has anyone seen this before, and what fixed it for you in the end? The unit is four years old, it is serviced every spring, and the error never showed up during the day, not even in the coldest weeks of January. The manual only says E4 means a sensor fault, without saying which sensor, and the support line has not called back after two weeks.';
+    const ld = `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'DiscussionForumPosting', headline: 'Heat pump E4 at night', articleBody: question })}</script>`;
+    const reply = (i: number) => `<article class="message"><div class="user">user${i}</div><div class="message-body"><p>Reply ${i}: mine did the same until the defrost sensor was replaced; it read far too cold at night and the controller shut the unit down to protect it.</p></div></article>`;
+    const html = `<html><head>${ld}</head><body>${nav}<main><h1>Heat pump E4 at night</h1><article class="message"><div class="user">starter</div><div class="message-body"><p>${question}</p></div></article>${Array.from({ length: 6 }, (_, i) => reply(i)).join('')}</main><footer><a href="/">Home</a></footer></body></html>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('only restarts after I switch the breaker');
+    expect(out).toContain('Reply 0: mine did the same');
+    expect(out).toContain('Reply 5: mine did the same');
+    expect(out).not.toContain('Menu 3');
+  });
 });
