@@ -175,3 +175,51 @@ export function blankRedundantAlts(nodes: ParentNode[]): void {
     }
   }
 }
+
+/** Words per shingle when comparing a quote with the text before it. */
+const QUOTE_SHINGLE = 5;
+/** A quote whose shingles occur earlier to this share (0-1) repeats an earlier post. */
+const REPEATED_QUOTE_SHARE = 0.8;
+const QUOTE_WORD = /[\p{L}\p{N}]+/gu;
+
+/**
+ * Removes block quotes that repeat text said earlier in `nodes` (a forum reply quoting the post it
+ * answers): at least 80% of the quote's 5-word shingles occur in the text before it. A quote of text
+ * that appears nowhere before (an epigraph, a citation) stays. Pages without `blockquote` pay one walk.
+ */
+export function dropRepeatedQuotes(nodes: ParentNode[]): void {
+  const quotes = nodes.flatMap((n) => (isTag(n as AnyNode) && (n as Element).name === 'blockquote' ? [n as Element] : [...elements(n)].filter((e) => e.name === 'blockquote')));
+  if (!quotes.length) return;
+  const seen = new Set<string>();
+  const window: string[] = [];
+  const remove: Element[] = [];
+  // Walks the text in document order; a quote is judged against what came before it, then skipped.
+  const visit = (node: AnyNode, inQuote: Element | undefined, quoteShingles: string[] | undefined): void => {
+    if (node.type === 'text') {
+      for (const w of ((node as Text).data.toLowerCase().match(QUOTE_WORD) ?? [])) {
+        window.push(w);
+        if (window.length > QUOTE_SHINGLE) window.shift();
+        if (window.length === QUOTE_SHINGLE) {
+          const key = window.join(' ');
+          if (quoteShingles) quoteShingles.push(key);
+          else seen.add(key);
+        }
+      }
+      return;
+    }
+    if (!isTag(node)) return;
+    if (node.name === 'blockquote' && !inQuote) {
+      const shingles: string[] = [];
+      window.length = 0;
+      for (const c of node.children) visit(c, node, shingles);
+      window.length = 0;
+      const hits = shingles.filter((s) => seen.has(s)).length;
+      if (shingles.length && hits >= shingles.length * REPEATED_QUOTE_SHARE) remove.push(node);
+      else for (const s of shingles) seen.add(s);
+      return;
+    }
+    for (const c of node.children) visit(c, inQuote, quoteShingles);
+  };
+  for (const n of nodes) visit(n as AnyNode, undefined, undefined);
+  for (const q of remove) detachNode(q);
+}

@@ -263,4 +263,14 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Reply 5: mine did the same');
     expect(out).not.toContain('Menu 3');
   });
+  test('a reply quoting an earlier post drops the repeated quote; a quote of new text stays', () => {
+    const first = 'The pressure relief valve on my boiler drips a little every morning, and the gauge reads almost three bar when the heating runs.';
+    const post = (body: string) => `<div class="post"><div class="user">someone</div><div class="body">${body}</div></div>`;
+    const html = `<body>${nav}<div class="thread"><h1>Dripping relief valve</h1>${post(`<p>${first}</p>`)}${post(`<blockquote><p>${first}</p><p>Click to expand...</p></blockquote><p>Reply 1: three bar is too high; the expansion vessel has probably lost its air charge, have it checked and topped up.</p>`)}${post(`<blockquote><p>The only cure that lasted was a new vessel, as the plumber in our street always says to everyone who asks him.</p></blockquote><p>Reply 2: that saying is right, in my experience the membrane fails after ten years or so and cannot be repaired.</p>`)}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out.split('relief valve on my boiler drips').length).toBe(2);
+    expect(out).not.toContain('Click to expand');
+    expect(out).toContain('Reply 1: three bar is too high');
+    expect(out).toContain('> The only cure that lasted was a new vessel');
+  });
 });
