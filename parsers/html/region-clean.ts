@@ -223,3 +223,38 @@ export function dropRepeatedQuotes(nodes: ParentNode[]): void {
   for (const n of nodes) visit(n as AnyNode, undefined, undefined);
   for (const q of remove) detachNode(q);
 }
+
+/** Sibling copies shorter than this (characters) are kept: short labels repeat for good reasons. */
+const MIN_COPY_CHARS = 80;
+
+/**
+ * Removes element copies: a child whose text (white space collapsed) equals that of an earlier sibling
+ * element and holds at least MIN_COPY_CHARS characters. Page builders render one section per screen
+ * size (desktop, tablet, phone) and hide all but one with CSS; the text would be said three times.
+ * @returns the text of `node` (white space collapsed), for the caller's own comparison
+ */
+export function dropSiblingCopies(node: AnyNode): string {
+  if (node.type === 'text') return (node as Text).data;
+  if (!isTag(node) && node.type !== 'root') return '';
+  const kids = (node as ParentNode).children;
+  let text = '';
+  let seen: Set<string> | undefined;
+  const copies: AnyNode[] = [];
+  for (const c of kids) {
+    const t = dropSiblingCopies(c);
+    if (isTag(c)) {
+      const key = normalizeSpace(t);
+      if (key.length >= MIN_COPY_CHARS) {
+        seen ??= new Set();
+        if (seen.has(key)) {
+          copies.push(c);
+          continue;
+        }
+        seen.add(key);
+      }
+    }
+    text += t;
+  }
+  for (const c of copies) detachNode(c);
+  return text;
+}

@@ -273,4 +273,12 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Reply 1: three bar is too high');
     expect(out).toContain('> The only cure that lasted was a new vessel');
   });
+  test('a section rendered once per screen size (copies hidden by CSS) comes out once', () => {
+    const hero = '<h2>Plan together</h2><p>Boards, docs and timelines in one place, so the whole team sees the same plan and nobody works from an old copy.</p>';
+    const html = `<body>${nav}<main><div class="hero"><div class="variant-desktop">${hero}</div><div class="variant-tablet">${hero}</div><div class="variant-phone">${hero}</div></div>${prose('Service', 1)}${prose('Service', 2)}<ul><li>Yes</li><li>Yes</li></ul></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out.split('Boards, docs and timelines').length).toBe(2);
+    expect(out).toContain('Service paragraph 2');
+    expect(out.split('Yes').length).toBe(3);
+  });
 });
