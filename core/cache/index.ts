@@ -22,6 +22,22 @@ import type { Document, ScrapeRequest } from '../scrape/document.ts';
 import { TrawlError } from '../errors.ts';
 import { cacheKey, cacheUrl } from './key.ts';
 import { findCached, putCached, type CacheEntry } from './store.ts';
+import { memoryCacheOf } from './memory.ts';
+
+/**
+ * The newest live entry of `key` inside the age window: from the memory cache when it holds one
+ * (embedded database, core/cache/memory.ts), else from the table (then held in memory).
+ * @param maxAgeMs oldest acceptable copy, ms; `minAgeMs` youngest acceptable copy, ms
+ */
+async function readCached(db: Queryable, key: string, maxAgeMs: number, minAgeMs?: number): Promise<CacheEntry | undefined> {
+  const memory = memoryCacheOf(db);
+  const held = memory?.find(key, maxAgeMs, minAgeMs);
+  if (held) return held;
+  const entry = await findCached(db, key, maxAgeMs, minAgeMs);
+  // A minAge read may be an older version than the newest: only a plain read is held as the newest.
+  if (entry?.expiresAt && memory && minAgeMs === undefined) memory.remember(key, entry, entry.expiresAt.getTime());
+  return entry;
+}
 
 /** How long a plain cache entry may be served: the lockdown default maxAge (2 years), ms. */
 export const CACHE_RETENTION_MS = 2 * 365 * 24 * 3600 * 1000;
@@ -90,7 +106,7 @@ export async function answeredByCache(db: Queryable, url: string, options: Scrap
   if (cacheOnly(options)) return { answered: true };
   if (options.maxAge <= 0) return { answered: false };
   const key = cacheKey(url, options);
-  const entry = await findCached(db, key, options.maxAge, options.minAge);
+  const entry = await readCached(db, key, options.maxAge, options.minAge);
   return { answered: entry !== undefined, read: { key, entry } };
 }
 
@@ -117,7 +133,7 @@ export function createScrapeCache(db: Queryable, log: Logger, read?: CacheAnswer
       const key = cacheKey(req.url, options);
       const reuse = prefetched?.key === key && !only ? prefetched : undefined;
       prefetched = undefined;
-      const entry = reuse ? reuse.entry : await findCached(db, key, options.maxAge, options.minAge);
+      const entry = reuse ? reuse.entry : await readCached(db, key, options.maxAge, options.minAge);
       if (!entry) {
         log.debug({ cacheKey: key.slice(0, 12), cacheOnly: only }, 'cache miss');
         if (only) throw cacheOnlyMiss(options);
@@ -137,13 +153,15 @@ export function createScrapeCache(db: Queryable, log: Logger, read?: CacheAnswer
       const status = Number(doc.metadata.statusCode);
       if (options.storeInCache && !options.zeroDataRetention && cacheable(options) && status >= 200 && status < 300 && !doc.actions) {
         const retention = facts?.holdsBlobs ? BLOB_DOCUMENT_RETENTION_MS : CACHE_RETENTION_MS;
-        const put = putCached(writes ?? db, {
-          key: cacheKey(req.url, options),
-          url: cacheUrl(req.url),
-          statusCode: status,
-          body: JSON.stringify(doc),
-          expiresAt: new Date(Date.now() + retention),
-        }).catch((err) => log.warn({ err }, 'could not store a document in the scrape cache'));
+        const entry = { key: cacheKey(req.url, options), url: cacheUrl(req.url), statusCode: status, body: JSON.stringify(doc), expiresAt: new Date(Date.now() + retention) };
+        const cachedAt = new Date();
+        const memory = memoryCacheOf(db);
+        memory?.forget(entry.key);
+        const put = putCached(writes ?? db, entry).then(
+          // Held in memory once the row is committed, never before (a failed write leaves nothing to serve).
+          () => memory?.remember(entry.key, { body: entry.body, cachedAt }, entry.expiresAt.getTime()),
+          (err) => log.warn({ err }, 'could not store a document in the scrape cache'),
+        );
         if (!writes) await put;
       }
       doc.metadata.cacheState = 'miss';

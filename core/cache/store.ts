@@ -13,6 +13,8 @@ export interface CacheEntry {
   /** Serialized Document as it was scraped. */
   body: string;
   cachedAt: Date;
+  /** Never served after this (the row's `expires_at`); set on entries read from the table. */
+  expiresAt?: Date;
 }
 
 /** Epoch ms `ms` before now, clamped to the epoch (an absurd maxAge means "any age"). */
@@ -25,14 +27,14 @@ const before = (ms: number) => new Date(Math.max(0, Date.now() - Math.max(0, ms)
  */
 export async function findCached(db: Queryable, key: string, maxAgeMs: number, minAgeMs?: number): Promise<CacheEntry | undefined> {
   const params: unknown[] = [key, before(maxAgeMs)];
-  let sql = 'select body, cached_at from scrape_cache where cache_key = $1 and expires_at > now() and cached_at >= $2';
+  let sql = 'select body, cached_at, expires_at from scrape_cache where cache_key = $1 and expires_at > now() and cached_at >= $2';
   if (minAgeMs !== undefined) {
     params.push(before(minAgeMs));
     sql += ' and cached_at <= $3';
   }
-  const rows = await db.query<{ body: string; cached_at: Date }>(`${sql} order by cached_at desc limit 1`, params);
+  const rows = await db.query<{ body: string; cached_at: Date; expires_at: Date }>(`${sql} order by cached_at desc limit 1`, params);
   const r = rows[0];
-  return r ? { body: r.body, cachedAt: new Date(r.cached_at) } : undefined;
+  return r ? { body: r.body, cachedAt: new Date(r.cached_at), expiresAt: new Date(r.expires_at) } : undefined;
 }
 
 /**

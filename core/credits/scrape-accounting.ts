@@ -22,6 +22,7 @@ import { COSTS, scrapeCredits } from './costs.ts';
 import { recordScrapeActivity } from '../audit/activity.ts';
 import { loadThreatLists } from '../threat/lists.ts';
 import { writeBundle } from '../store/write-bundle.ts';
+import type { Queryable } from '../db/client.ts';
 
 /** What accounting needs of a queued scrape (a subset of core/jobs/scrape.ts ScrapeJobData). */
 export interface AccountedScrape extends ScrapeRequest {
@@ -53,8 +54,13 @@ export interface ScrapeAccounting {
   log: Logger;
   /** Stamps credits and concurrency facts onto the document's metadata (before it is serialized). */
   finish(doc: Document): void;
-  /** Charges the finished scrape (idempotent per scrape id; failures are logged, never thrown). */
-  charge(): Promise<void>;
+  /**
+   * Charges the finished scrape and records its activity (idempotent per scrape id; failures are
+   * logged, never thrown). `into`: where the two writes go, e.g. the scrape's write bundle gated on
+   * the stored document (core/store/write-bundle.ts `after`), so they share its statement; default:
+   * a statement of their own.
+   */
+  charge(into?: Queryable): Promise<void>;
   /** Records a failed scrape: charges a lockdown cache miss, nothing else. */
   failed(error: unknown): Promise<void>;
   /** Frees the concurrency slot (idempotent). */
@@ -102,10 +108,10 @@ export async function startScrapeAccounting(services: Services, data: AccountedS
         doc.metadata.concurrencyQueueDurationMs = slot.waitedMs;
       }
     },
-    async charge() {
+    async charge(into) {
       // The activity row and the ledger entry are independent: one statement (core/store/write-bundle.ts;
       // should it fail, each runs again on its own, so the charge never depends on the activity row).
-      const bundle = writeBundle(services.db);
+      const bundle = into ? { query: into.query.bind(into), flush() {} } : writeBundle(services.db);
       const done = Promise.all([
         recordScrapeActivity(bundle, data, 'completed', credits, log),
         credits <= 0

@@ -4,9 +4,9 @@
  * serialization trap"), iterative traversal (no recursion, so deeply nested pages cannot overflow the
  * stack), text measures and tag sets.
  */
-import { parseDocument } from 'htmlparser2';
 import render from 'dom-serializer';
 import { Element, Text, isTag, isText, type AnyNode, type Document, type ParentNode } from 'domhandler';
+import { buildTree } from './tree.ts';
 
 export { Element, Text, isTag, isText };
 export type { AnyNode, Document, ParentNode };
@@ -27,14 +27,14 @@ export function looksLikeXhtml(html: string): boolean {
 const STRAY_CDATA = /(?<![/*]\s*)<!\[CDATA\[[^>]*?(?<!\]\])>/g;
 
 /**
- * Parses an HTML string into a domhandler Document (tags and attribute names lower-cased, entities
+ * Parses an HTML string into a domhandler Document (built by tree.ts; tags and attribute names lower-cased, entities
  * decoded). XHTML pages get `<a id="x"/>` read as self-closing, as their authors meant; in HTML, a
  * stray `<![CDATA[` ends at the next `>` as in a browser.
  */
 export function parseHtml(html: string): Document {
   const xhtml = looksLikeXhtml(html);
   if (!xhtml && html.includes('<![CDATA[')) html = html.replace(STRAY_CDATA, '');
-  return parseDocument(html, {
+  return buildTree(html, {
     lowerCaseTags: true,
     lowerCaseAttributeNames: true,
     decodeEntities: true,

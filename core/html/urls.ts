@@ -6,8 +6,8 @@
  */
 import { elements, findFirst, type Document, type Element, type ParentNode } from './dom.ts';
 
-/** Resolves `href` against `base`; undefined when it is not a valid URL. */
-export function resolveUrl(href: string, base: string | URL): string | undefined {
+/** Resolves `href` against `base` (none: `href` must be absolute); undefined when it is not a valid URL. */
+export function resolveUrl(href: string, base: string | URL | undefined): string | undefined {
   try {
     return new URL(href.trim(), base).href;
   } catch {
@@ -32,7 +32,7 @@ const LAZY_SRCSET = ['data-srcset', 'data-lazy-srcset'];
 const PLACEHOLDER_SRC = /^data:|placeholder|blank\.(gif|png)|spacer|lazy|transparent|1x1|pixel\.(gif|png)/i;
 
 /** Rewrites one `srcset` value with absolute URLs. */
-export function absolutizeSrcset(srcset: string, base: string): string {
+export function absolutizeSrcset(srcset: string, base: string | undefined): string {
   return srcset
     .split(/,\s+(?=\S)/)
     .map((part) => {
@@ -83,15 +83,26 @@ function promoteLazyImage(el: Element): void {
   }
 }
 
+/** The attributes holding one URL, made absolute. */
+const URL_ATTR_SET = new Set(URL_ATTRS);
+
+/** Whether `t` starts with `javascript:` (any case). */
+const isJavascript = (t: string) => (t.charCodeAt(0) | 32) === 106 && /^javascript:/i.test(t);
+
+/** A URL left as written: empty, a data URL, or a mailto/tel/sms/about link. */
+const isKept = (t: string) => t === '' || t.startsWith('data:') || /^(mailto|tel|sms|about):/i.test(t);
+
 /**
  * Makes every URL attribute under `root` absolute against `base` and promotes lazy image sources.
  * `javascript:` hrefs are removed. Data URLs are kept (the markdown format replaces base64 images).
+ * Without a usable base (undefined or '', e.g. an uploaded file or raw HTML), relative URLs are left as
+ * written; nothing throws.
  */
-export function absolutizeUrls(root: ParentNode, base: string): void {
+export function absolutizeUrls(root: ParentNode, base: string | undefined): void {
   // The base parsed once, and each distinct URL resolved once per page (pages repeat their links).
-  let parsedBase: URL | string = base;
+  let parsedBase: URL | string | undefined = base;
   try {
-    parsedBase = new URL(base);
+    if (base !== undefined) parsedBase = new URL(base);
   } catch {
     // Resolved against the string below, which fails the same way.
   }
@@ -99,15 +110,16 @@ export function absolutizeUrls(root: ParentNode, base: string): void {
   for (const el of elements(root)) {
     if (el.name === 'img' || el.name === 'source') promoteLazyImage(el);
     const a = el.attribs;
-    for (const name of URL_ATTRS) {
-      const v = a[name];
-      if (v === undefined) continue;
-      const t = v.trim();
-      if (/^javascript:/i.test(t)) {
+    // One pass over the element's attributes (most have none or a few) instead of a look-up per
+    // URL attribute name; each attribute is rewritten on its own, so the order does not matter.
+    for (const name in a) {
+      if (!URL_ATTR_SET.has(name)) continue;
+      const t = a[name].trim();
+      if (isJavascript(t)) {
         delete a[name];
         continue;
       }
-      if (t === '' || t.startsWith('data:') || /^(mailto|tel|sms|about):/i.test(t)) continue;
+      if (isKept(t)) continue;
       let abs = resolved.get(t);
       if (abs === undefined && !resolved.has(t)) {
         abs = resolveUrl(t, parsedBase);

@@ -48,8 +48,8 @@ export interface ScrapeJobResult {
 export async function handleScrapeJob(services: Services, data: ScrapeJobData, signal: AbortSignal, cached?: CacheAnswer): Promise<ScrapeJobResult> {
   const account = await startScrapeAccounting(services, data, signal);
   const log = account.log;
-  // The writes after the scrape (its cache entry, document, search index and scrape record) go as
-  // one statement (core/store/write-bundle.ts): one round trip, one commit.
+  // The writes after the scrape (its cache entry, document, search index, scrape record, activity and
+  // charge) go as one statement (core/store/write-bundle.ts): one round trip, one commit.
   const bundle = writeBundle(services.db);
   try {
     const read = cached ?? (data.cacheMissKey ? { key: data.cacheMissKey } : undefined);
@@ -77,11 +77,14 @@ export async function handleScrapeJob(services: Services, data: ScrapeJobData, s
       saveScrapeRecord(bundle, { id: data.scrapeId, teamId: data.teamId, url: data.url, sourceUrl: data.sourceURL, options: data.options })
         .catch((err) => log.warn({ err }, 'could not record the scrape for interact')),
     );
+    // The charge and the activity row join the same statement (all or nothing). Should the bundle fall
+    // back to writes on their own, they run only after every write above succeeded.
+    const charged = account.charge(bundle.after(Promise.all(writes)));
     bundle.flush();
     // Every write settles before the outcome is known; the first failure (the document's) fails the scrape, uncharged.
     const failed = (await Promise.allSettled(writes)).find((r) => r.status === 'rejected');
+    await charged;
     if (failed) throw (failed as PromiseRejectedResult).reason;
-    await account.charge();
     return { document };
   } catch (error) {
     await account.failed(error);

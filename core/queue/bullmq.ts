@@ -63,6 +63,24 @@ interface Closable {
  * Connects to Redis and returns the driver.
  * @throws TrawlError BACKEND_UNAVAILABLE when Redis cannot be reached within `connectTimeoutMs`
  */
+/**
+ * The stored outcome of job `jobId` in `queue`: undefined while it is unfinished, a not-found failure
+ * when it is gone.
+ * The state is read first and the job after it: a job object read before it finished and checked for
+ * its state after (the old order) saw `completed` with no `returnvalue` yet, a null result (a 500 for
+ * the waiting scrape). Finishing writes the state and the value in one Redis script, so a job read
+ * after its state is `completed` holds the value.
+ */
+export async function storedOutcome(queue: Queue, jobId: string): Promise<Outcome | undefined> {
+  const state = await queue.getJobState(jobId);
+  if (state === 'unknown') return { ok: false, error: notFoundError(jobId) };
+  if (state !== 'completed' && state !== 'failed') return undefined;
+  const job = await Job.fromId(queue, jobId);
+  if (!job) return { ok: false, error: notFoundError(jobId) };
+  if (state === 'completed') return { ok: true, value: job.returnvalue ?? null };
+  return { ok: false, error: reviveFailure(job.failedReason) };
+}
+
 export async function createBullmqQueue(redisUrl: string, log: Logger, options: BullmqQueueOptions = {}): Promise<QueueDriver> {
   const prefix = options.prefix ?? 'trawl';
   const keepSeconds = Math.ceil((options.keepFinishedMs ?? KEEP_FINISHED_MS) / 1000);
@@ -140,12 +158,6 @@ export async function createBullmqQueue(redisUrl: string, log: Logger, options: 
     return name ? Job.fromId(await queueFor(name), jobId) : undefined;
   }
 
-  async function outcomeOf(job: Job): Promise<Outcome | undefined> {
-    const state = await job.getState();
-    if (state === 'completed') return { ok: true, value: job.returnvalue ?? null };
-    if (state === 'failed') return { ok: false, error: reviveFailure(job.failedReason) };
-    return undefined;
-  }
 
   /** Subscribes (once) to cancel requests for active jobs, which may run in this process. */
   function listenForCancels(): Promise<void> {
@@ -214,10 +226,7 @@ export async function createBullmqQueue(redisUrl: string, log: Logger, options: 
       const job = await findJob(jobId);
       if (!job) throw notFoundError(jobId);
       await eventsFor(job.queueName);
-      return waiters.wait<R>(jobId, timeoutMs, pollMs, async () => {
-        const current = await Job.fromId(await queueFor(job.queueName), jobId);
-        return current ? outcomeOf(current) : { ok: false, error: notFoundError(jobId) };
-      });
+      return waiters.wait<R>(jobId, timeoutMs, pollMs, async () => storedOutcome(await queueFor(job.queueName), jobId));
     },
 
     async cancel(jobId: string): Promise<boolean> {

@@ -63,11 +63,10 @@ export function documentText(doc: Document): string {
 }
 
 /**
- * The index row of a document, or undefined for documents that should not be indexed (error
- * statuses, non-http URLs).
+ * The URL a document's index row is keyed by (metadata `url`, else `sourceURL`, without its
+ * fragment), or undefined when the document gets no row (an error status, not http(s)).
  */
-export function pageFromDocument(doc: Document, text = documentText(doc), now = new Date()): PageEntry | undefined {
-  const m = doc.metadata;
+export function indexUrlOf(m: Document['metadata']): URL | undefined {
   const status = Number(m.statusCode);
   if (!Number.isFinite(status) || status >= 400) return undefined;
   let url: URL;
@@ -78,6 +77,17 @@ export function pageFromDocument(doc: Document, text = documentText(doc), now = 
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
   url.hash = '';
+  return url;
+}
+
+/**
+ * The index row of a document, or undefined for documents that should not be indexed (error
+ * statuses, non-http URLs).
+ */
+export function pageFromDocument(doc: Document, text = documentText(doc), now = new Date()): PageEntry | undefined {
+  const m = doc.metadata;
+  const url = indexUrlOf(m);
+  if (!url) return undefined;
   const firstHeading = typeof doc.markdown === 'string' ? /^#{1,2}\s+(.+)$/m.exec(doc.markdown)?.[1] : undefined;
   const title = first(m.title) ?? first(m.ogTitle) ?? first(m.citation_title) ?? firstHeading?.trim() ?? url.hostname + url.pathname;
   // The page's own title heading would only repeat the title in snippets.

@@ -13,6 +13,11 @@
  *   `add` also waits until the writer has brought the queue below the limits, which bounds memory.
  * Bench (bench/crawl/pg-docs.ts): indexing costs about 2 ms of CPU per page, a third of a crawl's.
  *
+ * Unchanged pages are skipped before any of that work: each row stores a hash of what it was made
+ * from (`sourceHash`, column `search_index.source_hash`, migration 0022); the writer reads the stored
+ * hashes of the next rows (up to LOOKAHEAD, one statement) and drops the documents whose hash is
+ * already there (a page crawled again as it was).
+ *
  * The index is derived data: a process killed before the rows are written loses them from the index
  * only (the documents are stored by then); they return when the page is scraped again. `flush`
  * (called on close) writes everything.
@@ -20,9 +25,9 @@
 import type { Queryable } from '../db/client.ts';
 import type { Logger } from '../log.ts';
 import type { Document } from '../scrape/document.ts';
-import { upsertPagesStatement, type IndexedPage } from './local-index.ts';
+import { ANALYZER_VERSION, upsertPagesStatement, type IndexedPage } from './local-index.ts';
 import { upsertPaper } from './papers/store.ts';
-import { indexEntriesOf } from './index-document.ts';
+import { indexEntriesOf, indexUrlOf } from './index-document.ts';
 import type { PaperRecord } from './papers/extract.ts';
 
 export interface IndexFeedOptions {
@@ -66,6 +71,41 @@ interface Queued {
   chars: number;
   /** When it was queued (performance.now(), ms). */
   at: number;
+  /** `sourceHash` of the document, set when the writer looks the stored hashes up. */
+  hash?: string;
+  /** The hash stored in its row then (undefined: no row, or not known for sure). */
+  stored?: string;
+}
+
+/** Queued rows whose stored hashes one statement reads. */
+const LOOKAHEAD = 1000;
+
+/**
+ * Metadata that differs between two scrapes of the same unchanged page (ids, cache and billing
+ * facts); none of it goes into an index row.
+ */
+const PER_SCRAPE_METADATA = new Set(['scrapeId', 'cacheState', 'cachedAt', 'creditsUsed', 'concurrencyLimited', 'concurrencyQueueDurationMs', 'proxyUsed']);
+
+/**
+ * Hash of what a document's index rows are made from: the analyzer version, its first text field
+ * (markdown, html, rawHtml: the one index-document.ts reads) and its metadata without per-scrape
+ * fields. Equal hashes give equal rows (a publication date in the future is read against the clock,
+ * so such a row is refreshed only when the page changes).
+ * @returns wyhash (Bun.hash, 64 bits) in base 36
+ */
+export function sourceHash(doc: Document): string {
+  const meta: Record<string, unknown> = {};
+  for (const k in doc.metadata) if (!PER_SCRAPE_METADATA.has(k)) meta[k] = doc.metadata[k];
+  let field = '';
+  let text = '';
+  for (const f of ['markdown', 'html', 'rawHtml'] as const) {
+    if (typeof doc[f] === 'string') {
+      field = f;
+      text = doc[f] as string;
+      break;
+    }
+  }
+  return Bun.hash(text, Bun.hash(`${ANALYZER_VERSION} ${field} ${JSON.stringify(meta)}`)).toString(36);
 }
 
 /**
@@ -106,21 +146,27 @@ export function createSearchIndexFeed(db: Queryable, log: Logger, options: Index
     return now >= overdueAt || now >= quietAt ? true : Math.min(overdueAt, quietAt);
   }
 
-  /**
-   * Takes the next batch off the queue and does its JavaScript work (text, tsvectors, JSON).
-   * @returns the work left for the database
-   */
-  function prepareBatch(): () => Promise<void> {
+  /** Takes the next batch off the queue. */
+  function takeBatch(): Queued[] {
     const batch = queued.slice(0, maxBatch);
     queued = queued.slice(batch.length);
     owed = Math.max(0, owed - batch.length);
+    return batch;
+  }
+
+  /**
+   * Does a batch's JavaScript work (text, tsvectors, JSON), leaving out unchanged documents.
+   * @returns the work left for the database
+   */
+  function prepareBatch(batch: Queued[]): () => Promise<void> {
     const pages: IndexedPage[] = [];
     const papers: PaperRecord[] = [];
     for (const q of batch) {
       queuedChars -= q.chars;
+      if (q.hash !== undefined && q.hash === q.stored) continue; // unchanged since its row was written
       try {
         const { page, paper } = indexEntriesOf(q.doc);
-        if (page) pages.push({ ...page, teamId: q.teamId });
+        if (page) pages.push({ ...page, teamId: q.teamId, sourceHash: q.hash });
         if (paper) papers.push(paper);
       } catch (err) {
         log.warn({ err }, 'search indexing failed');
@@ -139,6 +185,46 @@ export function createSearchIndexFeed(db: Queryable, log: Logger, options: Index
   }
 
   /**
+   * Reads the stored hashes of a batch's rows and of the queued rows after it (LOOKAHEAD in all).
+   * A URL found twice among them is never skipped (its later document must win).
+   * Never throws: on failure the rows are written as they come.
+   */
+  async function lookUpHashes(batch: Queued[]): Promise<void> {
+    const window = [...batch, ...queued.slice(0, Math.max(0, LOOKAHEAD - batch.length))];
+    const keys = new Map<string, Queued[]>();
+    const keyAt: string[] = [];
+    const asked: { i: number; t: string; u: string }[] = [];
+    window.forEach((q, i) => {
+      q.hash ??= sourceHash(q.doc);
+      q.stored = undefined;
+      const url = indexUrlOf(q.doc.metadata)?.href;
+      if (url === undefined) return;
+      const key = `${q.teamId} ${url}`;
+      keyAt[i] = key;
+      const same = keys.get(key);
+      if (same) same.push(q);
+      else {
+        keys.set(key, [q]);
+        asked.push({ i, t: q.teamId, u: url });
+      }
+    });
+    if (asked.length === 0) return;
+    try {
+      const rows = await db.query<{ i: number; h: string }>(
+        `SELECT x.i, s.source_hash AS h FROM json_to_recordset($1::json) AS x(i int, t text, u text)
+         JOIN search_index s ON s.team_id = x.t AND s.url = x.u WHERE s.source_hash IS NOT NULL`,
+        [JSON.stringify(asked)],
+      );
+      for (const r of rows) {
+        const i = Number(r.i);
+        if (keys.get(keyAt[i])?.length === 1) window[i].stored = r.h;
+      }
+    } catch (err) {
+      log.warn({ err }, 'search index hashes could not be read');
+    }
+  }
+
+  /**
    * Writes batches while they are due, then sets a timer for the next time one may be. The next
    * batch is prepared while the database writes the previous one, so both threads work.
    */
@@ -147,7 +233,14 @@ export function createSearchIndexFeed(db: Queryable, log: Logger, options: Index
     for (;;) {
       const when = due(performance.now());
       if (when === true) {
-        const run = prepareBatch();
+        const batch = takeBatch();
+        if (batch.some((q) => q.hash === undefined)) {
+          // The hashes read must include the rows being written (another connection may read them).
+          await writing;
+          writing = undefined;
+          await lookUpHashes(batch);
+        }
+        const run = prepareBatch(batch);
         await writing;
         writing = run();
       } else if (writing) {

@@ -32,6 +32,11 @@ export interface IndexedPage {
   imageHeight?: number;
   adult: boolean;
   publishedAt?: Date;
+  /**
+   * Hash of what the row was made from (index-feed.ts `sourceHash`), stored so that a page crawled
+   * again unchanged can be skipped before any work; absent: unknown (a changed row then stores null).
+   */
+  sourceHash?: string;
 }
 
 /** Inserts or refreshes a page (keyed by team and URL). */
@@ -48,7 +53,8 @@ const JSON_NUL = /(?<!\\)((?:\\\\)*)\\u0000/g;
  * (analyzer.ts), so the database parses no text. A row whose text and metadata are unchanged (a page
  * crawled again) is left as it is, `updated_at` included (it records the last change): rewriting it
  * would put a new version of the row into all five indexes, lexemes included, for nothing (bench:
- * 1,169 unchanged pg-docs pages, 0.73 CPU s of database work against 0.36).
+ * 1,169 unchanged pg-docs pages, 0.73 CPU s of database work against 0.36). A row whose only change is
+ * a new `sourceHash` is rewritten once to record it (rows written before migration 0022).
  */
 export async function upsertPages(db: Queryable, pages: readonly IndexedPage[]): Promise<void> {
   const statement = upsertPagesStatement(pages);
@@ -62,31 +68,34 @@ export async function upsertPages(db: Queryable, pages: readonly IndexedPage[]):
 export function upsertPagesStatement(pages: readonly IndexedPage[]): { sql: string; params: [string] } | undefined {
   const rows = [...new Map(pages.map((p) => [`${p.teamId} ${p.url}`, p])).values()].map((p) => ({ ...p, tsv: pageTsvector(p) }));
   if (rows.length === 0) return undefined;
-  // One JSON parameter for the batch: both drivers send it as text, whatever the column types.
+  // One JSON parameter for the batch: both drivers send it as text, whatever the column types. Read
+  // as `json`, not `jsonb`: the rows are taken apart once, so building jsonb's binary form (every
+  // object's keys sorted, ~2 MB of text per batch) would be work for nothing.
   // NUL characters cannot be stored in text columns: they are dropped (from the JSON text, which
   // keeps JSON.stringify on its fast path; a replacer function makes it several times slower).
   let json = JSON.stringify(rows);
   if (json.includes('\\u0000')) json = json.replace(JSON_NUL, '$1');
   return {
     sql: `INSERT INTO search_index (team_id, url, host, path, title, description, content, kind, filetype, language, image_url,
-       image_width, image_height, adult, published_at, updated_at, tsv, analyzer)
+       image_width, image_height, adult, published_at, updated_at, tsv, analyzer, source_hash)
      SELECT x."teamId", x.url, x.host, x.path, x.title, x.description, x.content, x.kind, x.filetype, x.language, x."imageUrl",
-       x."imageWidth", x."imageHeight", x.adult, x."publishedAt", now(), x.tsv::tsvector, ${ANALYZER_VERSION}
-     FROM jsonb_to_recordset($1::jsonb) AS x("teamId" text, url text, host text, path text, title text, description text, content text, kind text,
+       x."imageWidth", x."imageHeight", x.adult, x."publishedAt", now(), x.tsv::tsvector, ${ANALYZER_VERSION}, x."sourceHash"
+     FROM json_to_recordset($1::json) AS x("teamId" text, url text, host text, path text, title text, description text, content text, kind text,
        filetype text, language text, "imageUrl" text, "imageWidth" int, "imageHeight" int, adult boolean, "publishedAt" timestamptz,
-       tsv text)
+       tsv text, "sourceHash" text)
      ON CONFLICT (team_id, url) DO UPDATE SET host = EXCLUDED.host, path = EXCLUDED.path, title = EXCLUDED.title,
        description = EXCLUDED.description, content = EXCLUDED.content, kind = EXCLUDED.kind, filetype = EXCLUDED.filetype,
        language = EXCLUDED.language, image_url = EXCLUDED.image_url, image_width = EXCLUDED.image_width,
        image_height = EXCLUDED.image_height, adult = EXCLUDED.adult,
        published_at = coalesce(EXCLUDED.published_at, search_index.published_at), updated_at = now(),
-       tsv = EXCLUDED.tsv, analyzer = EXCLUDED.analyzer
+       tsv = EXCLUDED.tsv, analyzer = EXCLUDED.analyzer, source_hash = EXCLUDED.source_hash
      WHERE (search_index.analyzer, search_index.host, search_index.path, search_index.kind, search_index.filetype, search_index.language,
          search_index.image_url, search_index.image_width, search_index.image_height, search_index.adult, search_index.title,
          search_index.description, search_index.content)
        IS DISTINCT FROM (EXCLUDED.analyzer, EXCLUDED.host, EXCLUDED.path, EXCLUDED.kind, EXCLUDED.filetype, EXCLUDED.language,
          EXCLUDED.image_url, EXCLUDED.image_width, EXCLUDED.image_height, EXCLUDED.adult, EXCLUDED.title, EXCLUDED.description, EXCLUDED.content)
-       OR (EXCLUDED.published_at IS NOT NULL AND EXCLUDED.published_at IS DISTINCT FROM search_index.published_at)`,
+       OR (EXCLUDED.published_at IS NOT NULL AND EXCLUDED.published_at IS DISTINCT FROM search_index.published_at)
+       OR (EXCLUDED.source_hash IS NOT NULL AND EXCLUDED.source_hash IS DISTINCT FROM search_index.source_hash)`,
     params: [json],
   };
 }

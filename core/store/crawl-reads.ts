@@ -4,7 +4,7 @@
  * error records (compat.md §7.4) and the active list (compat.md §7.5).
  */
 import type { Queryable } from '../db/client.ts';
-import { countByStatus } from './crawl-urls.ts';
+import { countOpenByStatus } from './crawl-urls.ts';
 
 export type JobKind = 'crawl' | 'batch_scrape';
 export type JobStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
@@ -65,9 +65,13 @@ export interface JobCounters {
   robotsBlocked: number;
 }
 
+/**
+ * The counters of a job: `completed` from the crawl row's done_count, the others by counting the
+ * job's rows in those statuses (none of the open ones once the job is terminal).
+ */
 export async function jobCounters(db: Queryable, job: Pick<JobView, 'id' | 'status'>): Promise<JobCounters> {
-  const c = await countByStatus(db, job.id);
   const terminal = job.status !== 'scraping';
+  const c = await countOpenByStatus(db, job.id, terminal ? ['failed', 'robots'] : ['active', 'queued', 'backlog', 'failed', 'robots']);
   const completed = c.done ?? 0;
   const active = terminal ? 0 : (c.active ?? 0);
   const queued = terminal ? 0 : (c.queued ?? 0);

@@ -203,3 +203,22 @@ export async function countByStatus(db: Queryable, jobId: string): Promise<Recor
   for (const r of rows) out[r.status] = Number(r.n);
   return out;
 }
+
+/**
+ * Counts of rows in `statuses`, and `done` from the crawl row's `done_count` (every completion raises
+ * it in the statement that marks its page done: migrations 0006, 0010), in one statement (one
+ * snapshot). The rows are counted through the (job_id, status) index, so a status poll of a large
+ * crawl reads none of its done pages.
+ * @param statuses statuses to count, without 'done'
+ * @returns status -> count; statuses without rows are absent; `done` always present (0 when the job has no crawl row)
+ */
+export async function countOpenByStatus(db: Queryable, jobId: string, statuses: readonly string[]): Promise<Record<string, number>> {
+  const rows = await db.query<{ status: string; n: number }>(
+    `select status, count(*) as n from crawl_urls where job_id = $1 and status = any($2::text[]) group by status
+     union all select 'done', done_count from crawl_jobs where id = $1`,
+    [jobId, statuses],
+  );
+  const out: Record<string, number> = { done: 0 };
+  for (const r of rows) out[r.status] = Number(r.n);
+  return out;
+}

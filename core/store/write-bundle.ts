@@ -10,6 +10,11 @@
  * combined statement fails, each write runs again on its own, so every writer gets its own success
  * or error, as without the bundle. A statement issued after `flush`, or one that is not an INSERT,
  * UPDATE, DELETE or a `WITH` of such statements, runs on its own at once.
+ *
+ * A write that must follow others (the charge after the stored document) goes through `after(gate)`:
+ * in the combined statement it commits with them or not at all; should the bundle fall back to
+ * writes on their own, it runs only once `gate` resolved, and is dropped (nothing written) when
+ * `gate` rejects.
  */
 import type { Queryable } from '../db/client.ts';
 
@@ -19,6 +24,12 @@ export interface WriteBundle extends Queryable {
    * run on their own. Idempotent.
    */
   flush(): void;
+  /**
+   * The same bundle for writes that depend on `gate` (e.g. the writes they must follow): combined
+   * with the rest while the bundle holds; on their own (fallback, or issued after `flush`) only after
+   * `gate` resolved; when `gate` rejects they are not run and resolve with no rows.
+   */
+  after(gate: Promise<unknown>): Queryable;
 }
 
 interface Pending {
@@ -26,6 +37,7 @@ interface Pending {
   params: unknown[];
   resolve(rows: never[]): void;
   reject(error: unknown): void;
+  gate?: Promise<unknown>;
 }
 
 /** Leading keyword of a statement a bundle can hold. */
@@ -37,16 +49,20 @@ const WRITE = /^\s*(insert|update|delete|with)\b/i;
  */
 export function writeBundle(db: Queryable): WriteBundle {
   let pending: Pending[] | undefined = [];
+  const gated = <T>(gate: Promise<unknown> | undefined, run: () => Promise<T[]>): Promise<T[]> =>
+    gate ? gate.then(run, () => [] as T[]) : run();
+  const query = <T>(sql: string, params: unknown[] = [], gate?: Promise<unknown>): Promise<T[]> => {
+    if (!pending || !WRITE.test(sql)) return gated(gate, () => db.query<T>(sql, params));
+    return new Promise<T[]>((resolve, reject) => pending!.push({ sql, params, resolve: resolve as Pending['resolve'], reject, gate }));
+  };
   return {
-    query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-      if (!pending || !WRITE.test(sql)) return db.query<T>(sql, params);
-      return new Promise<T[]>((resolve, reject) => pending!.push({ sql, params, resolve: resolve as Pending['resolve'], reject }));
-    },
+    query: (sql, params) => query(sql, params),
+    after: (gate) => ({ query: (sql, params) => query(sql, params, gate) }),
     flush() {
       const writes = pending;
       pending = undefined;
       if (!writes || writes.length === 0) return;
-      const alone = (w: Pending) => db.query(w.sql, w.params).then(() => w.resolve([]), w.reject);
+      const alone = (w: Pending) => gated(w.gate, () => db.query(w.sql, w.params)).then(() => w.resolve([]), w.reject);
       const combined = writes.length > 1 ? combine(writes) : undefined;
       if (!combined) {
         for (const w of writes) void alone(w);

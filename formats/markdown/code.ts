@@ -97,13 +97,49 @@ export function codeBlock(pre: Element, parent: Element | null, grandparent: Ele
   return '\n\n' + fence + codeLanguage(pre, parent, grandparent) + '\n' + text + '\n' + fence + '\n\n';
 }
 
+/** Whether `c` is a line terminator for a regex `.` (which does not match it). */
+const isLineTerminator = (c: number) => c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
+
+/**
+ * Whether a code span's content needs a space inside its delimiters: it starts or ends with a
+ * backtick, or it is padded with spaces on both sides around something else. The answer of
+ * `/^`|^ .*?[^ ].* $|`$/` (turndown's test), computed in one pass instead of the regex, which
+ * backtracks quadratically on long contents that start but do not end with a space.
+ */
+function needsPadding(content: string): boolean {
+  const n = content.length;
+  if (content.charCodeAt(0) === 96 || content.charCodeAt(n - 1) === 96) return true;
+  if (n < 3 || content.charCodeAt(0) !== 32 || content.charCodeAt(n - 1) !== 32) return false;
+  // `.` stops at line terminators and `[^ ]` matches one: with none inside, any non-space will do;
+  // with one, `[^ ]` takes it; with two or more, no match.
+  let terminators = 0;
+  let other = false;
+  for (let i = 1; i < n - 1; i++) {
+    const c = content.charCodeAt(i);
+    if (isLineTerminator(c)) terminators++;
+    else if (c !== 32) other = true;
+  }
+  return terminators === 1 || (terminators === 0 && other);
+}
+
 /** A code span of already converted `content` (newlines as spaces, delimiter longer than any run). */
 export function codeSpan(content: string): string {
   if (!content) return '';
-  content = content.replace(/\r?\n|\r/g, ' ');
-  const extraSpace = /^`|^ .*?[^ ].* $|`$/.test(content) ? ' ' : '';
-  let delimiter = '`';
-  const matches: string[] = content.match(/`+/gm) ?? [];
-  while (matches.includes(delimiter)) delimiter += '`';
+  if (content.includes('\n') || content.includes('\r')) content = content.replace(/\r?\n|\r/g, ' ');
+  const extraSpace = needsPadding(content) ? ' ' : '';
+  // The shortest backtick run length that no run in the content has.
+  let runs = 0; // bit k: a run of k + 1 backticks (runs of 31+ are in `long`)
+  let long: Set<number> | undefined;
+  for (let i = content.indexOf('`'); i >= 0; i = content.indexOf('`', i)) {
+    let j = i + 1;
+    while (content.charCodeAt(j) === 96) j++;
+    const len = j - i;
+    if (len <= 31) runs |= 1 << (len - 1);
+    else (long ??= new Set()).add(len);
+    i = j;
+  }
+  let size = 1;
+  while (size <= 31 ? runs & (1 << (size - 1)) : long?.has(size)) size++;
+  const delimiter = '`'.repeat(size);
   return delimiter + extraSpace + content + extraSpace + delimiter;
 }

@@ -3,12 +3,11 @@
  * collapse-whitespace) treat inline text: runs of ASCII whitespace become one space, a space after a
  * space is dropped, and spaces at block edges (block elements and `<br>`) are removed. `<pre>` keeps its
  * text; a non-block void element (`<img>`, `<input>` ...) protects the space that follows it. Table
- * cells, rows and captions outside any table do not count (HTML parsers drop those tags). The DOM is not
- * changed: the result is one entry per text node in document order (see `textChildren`; adjacent text
- * nodes count as one), `null` for a text node that collapses to nothing. Iterative: any depth is fine.
+ * cells, rows and captions outside any table do not count (HTML parsers drop those tags: the converter
+ * reports no edge for them). Adjacent text nodes count as one. The DOM is not changed.
  */
-import { isTag, type AnyNode, type Element } from '../../core/html/dom.ts';
-import { BLOCK, BR, OPAQUE, PART, SECTION, TABLE, VOID, tagFlags } from './tags.ts';
+import type { AnyNode, Element } from '../../core/html/dom.ts';
+import { BLOCK, BR, OPAQUE, VOID } from './tags.ts';
 
 const NONE: AnyNode[] = [];
 
@@ -42,98 +41,102 @@ export function collapseRun(text: string): string {
   return text;
 }
 
-// Events of the document-order walk: a text (its index, >= 0) or an element edge.
-const EDGE = -1; // block or <br>: spaces around it go
-const KEEP = -2; // non-block void element: the space after it stays
-const INLINE = -3;
+/**
+ * The whitespace collapse, run by the converter's own walk (render.ts) as it meets texts and element
+ * edges in document order, so no separate pass over the tree is needed. A kept text that ends with a
+ * space may still lose it at the next block edge (or the end); until then it is "unsettled": its place
+ * (list and index, and in a caption's text sink) is remembered, and inline elements that close
+ * meanwhile are handed to `defer` and converted (`finish`) once it is settled, in the order they closed.
+ */
+export class WhitespaceCollapser<B> {
+  /** A text was kept since the last block edge or void element. */
+  private kept = false;
+  /** After a non-block void element: the next text keeps its leading space. */
+  private keepLeading = false;
+  /** The unsettled text's list and index (null when none). */
+  private list: unknown[] | null = null;
+  private at = 0;
+  private sink: string[] | null = null;
+  private sinkAt = 0;
+  private readonly deferred: B[] = [];
 
-/** The walk's findings, in document order of the visited nodes (see `textChildren`). */
-export interface Collapsed {
-  /** Collapsed text per text node; `null` where the node vanishes. */
-  texts: (string | null)[];
-  /** Tag flags (tags.ts) per element. */
-  flags: number[];
-}
+  constructor(private readonly finish: (b: B) => void) {}
 
-/** Collapses the whitespace of every text node under `roots` (see file header). */
-export function collapseWhitespace(roots: ArrayLike<AnyNode>): Collapsed {
-  const raw: string[] = [];
-  const flags: number[] = [];
-  const events: number[] = [];
-  let tables = 0; // open tables (or table-less sections)
-  let lastText: AnyNode | null = null;
-  const stack: AnyNode[] = [];
-  const exits: number[] = []; // per stack entry: 0 to enter, else the event to emit on exit (+ table flag)
-  for (let i = roots.length - 1; i >= 0; i--) {
-    stack.push(roots[i]);
-    exits.push(0);
+  /** Whether a kept text may still change (then closing inline elements wait: `defer`). */
+  get unsettled(): boolean {
+    return this.list !== null;
   }
-  while (stack.length) {
-    const node = stack.pop()!;
-    const exit = exits.pop()!;
-    if (exit) {
-      lastText = null;
-      events.push(exit >> 1);
-      if (exit & 1) tables--;
-      continue;
+
+  /** A text (adjacent text nodes joined): collapsed, and pushed onto `list` (and `sink`) unless it vanishes. */
+  text(raw: string, list: unknown[], sink: string[] | null): void {
+    let s = collapseRun(raw);
+    if ((!this.kept || this.list !== null) && !this.keepLeading && s.charCodeAt(0) === 32) s = s.slice(1);
+    if (!s) return;
+    this.settle();
+    this.kept = true;
+    list.push(s);
+    sink?.push(s);
+    if (s.charCodeAt(s.length - 1) === 32) {
+      this.list = list;
+      this.at = list.length - 1;
+      this.sink = sink;
+      this.sinkAt = sink ? sink.length - 1 : 0;
     }
-    if (node.type === 'text') {
-      // Adjacent text nodes (left by DOM edits; a parser merges them) count as one.
-      if (node.prev !== null && node.prev === lastText) raw[raw.length - 1] += (node as { data: string }).data;
-      else {
-        events.push(raw.length);
-        raw.push((node as { data: string }).data);
+  }
+
+  /** An element's start or end, by its tag flags (tags.ts). */
+  edge(flags: number): void {
+    if (flags & BLOCK || flags & BR) {
+      // Spaces around a block or <br> go.
+      if (this.list) {
+        const s = (this.list[this.at] as string).slice(0, -1);
+        this.list[this.at] = s;
+        if (this.sink) this.sink[this.sinkAt] = s;
       }
-      lastText = node;
-      continue;
-    }
-    lastText = null;
-    if (!isTag(node)) continue;
-    const f = tagFlags(node.name);
-    flags.push(f);
-    const kids = textChildren(node, f);
-    if (f & PART && tables === 0) {
-      // A table part outside a table: no element for an HTML parser, so no event; only its children.
-      for (let i = kids.length - 1; i >= 0; i--) {
-        stack.push(kids[i]);
-        exits.push(0);
-      }
-      continue;
-    }
-    const kind = (f & BLOCK) || f & BR ? EDGE : f & VOID ? KEEP : INLINE;
-    events.push(kind);
-    if (!kids.length) continue;
-    const table = f & TABLE || (tables === 0 && f & SECTION) ? 1 : 0;
-    tables += table;
-    stack.push(node);
-    exits.push((kind << 1) | table);
-    for (let i = kids.length - 1; i >= 0; i--) {
-      stack.push(kids[i]);
-      exits.push(0);
-    }
+      this.kept = false;
+      this.keepLeading = false;
+      this.settle();
+    } else if (flags & VOID) {
+      // A non-block void element: the space after it stays.
+      this.kept = false;
+      this.keepLeading = true;
+      this.settle();
+    } else if (this.kept) this.keepLeading = false;
   }
-  const out: (string | null)[] = raw;
-  for (let k = 0; k < raw.length; k++) raw[k] = collapseRun(raw[k]);
-  let prev = -1; // index in `out` of the last kept text, -1 after a block edge
-  let keepLeading = false;
-  for (let k = 0; k < events.length; k++) {
-    const e = events[k];
-    if (e >= 0) {
-      let text = out[e]!;
-      if ((prev < 0 || endsWithSpace(out[prev]!)) && !keepLeading && text.charCodeAt(0) === 32) text = text.slice(1);
-      if (text) prev = e;
-      out[e] = text || null;
-    } else if (e === EDGE) {
-      if (prev >= 0 && endsWithSpace(out[prev]!)) out[prev] = out[prev]!.slice(0, -1);
-      prev = -1;
-      keepLeading = false;
-    } else if (e === KEEP) {
-      prev = -1;
-      keepLeading = true;
-    } else if (prev >= 0) keepLeading = false;
-  }
-  if (prev >= 0 && endsWithSpace(out[prev]!)) out[prev] = out[prev]!.slice(0, -1) || null;
-  return { texts: out, flags };
-}
 
-const endsWithSpace = (s: string) => s.charCodeAt(s.length - 1) === 32;
+  /** The end of the converted nodes: a trailing space goes (and a text left empty vanishes). */
+  end(): void {
+    if (this.list) {
+      const s = (this.list[this.at] as string).slice(0, -1);
+      if (s) {
+        this.list[this.at] = s;
+        if (this.sink) this.sink[this.sinkAt] = s;
+      } else {
+        this.list.splice(this.at, 1);
+        this.sink?.splice(this.sinkAt, 1);
+      }
+    }
+    this.settle();
+  }
+
+  /** An inline element closed while a text is unsettled: converted once it is settled. */
+  defer(b: B): void {
+    this.deferred.push(b);
+  }
+
+  /** The items of `from` were appended to `to` from index `offset` (a table part outside a table). */
+  moved(from: unknown[], to: unknown[], offset: number): void {
+    if (this.list === from) {
+      this.list = to;
+      this.at += offset;
+    }
+  }
+
+  private settle(): void {
+    this.list = null;
+    this.sink = null;
+    if (!this.deferred.length) return;
+    for (const b of this.deferred) this.finish(b);
+    this.deferred.length = 0;
+  }
+}

@@ -1,7 +1,7 @@
 /**
  * The markdown converter proper: walks htmlparser2/domhandler nodes and applies the element rules
  * (rules.ts) bottom-up, with turndown's semantics (Trawl used turndown before; bench/markdown/compare.ts
- * checks the two agree): whitespace collapsed first (collapse.ts), text escaped (text.ts) except inside
+ * checks the two agree): whitespace collapsed during the walk (collapse.ts), text escaped (text.ts) except inside
  * `<code>`, blank elements dropped (a block leaves a paragraph break), whitespace at the edges of an
  * inline element moved outside its markup (`a *b* c`, not `a* b *c`), and results joined with the
  * line breaks around them merged (at most one blank line). Finished by `tidyMarkdown`.
@@ -11,11 +11,11 @@
  * siblings are known (flanking whitespace looks at both neighbours). The DOM is not modified.
  */
 import { isTag, type AnyNode } from '../../core/html/dom.ts';
-import { collapseWhitespace } from './collapse.ts';
+import { WhitespaceCollapser } from './collapse.ts';
 import { Box, addChild, addText, newlines, preStats } from './box.ts';
 import { applyRule, wrapPad, type RuleContext } from './rules.ts';
 import { escapeMarkdown, tidyMarkdown } from './text.ts';
-import { CAPTION, CELL, INLINE, LI, LINK, PRE } from './tags.ts';
+import { CAPTION, CELL, INLINE, LI, LINK, PRE, tagFlags } from './tags.ts';
 
 export interface MarkdownOptions {
   /** Replace `data:` image URLs by `<Base64-Image-Removed>` (alt text kept). Default true. */
@@ -139,30 +139,31 @@ function rootsOf(nodes: AnyNode | ArrayLike<AnyNode>): AnyNode[] {
  */
 export function nodesToMarkdown(nodes: AnyNode | ArrayLike<AnyNode>, opts: MarkdownOptions = {}): string {
   const roots = rootsOf(nodes);
-  const { texts, flags } = collapseWhitespace(roots);
   const ctx: RuleContext = { removeBase64: opts.removeBase64Images ?? true, tables: new Map(), captions: new Map(), liIndex: 0, firstCell: false, hasNext: false };
+  const ws = new WhitespaceCollapser<Box>((b) => finish(b, ctx));
   const root = new Box(null, null, ctx, 0, roots);
   let cur = root;
-  let t = 0; // next of `texts`
-  let e = 0; // next of `flags`
-  let lastText: AnyNode | null = null;
   for (;;) {
-    if (cur.i < cur.kids.length) {
-      const k = cur.kids[cur.i++];
+    const kids = cur.kids;
+    if (cur.i < kids.length) {
+      const k = kids[cur.i++];
       if (k.type === 'text') {
-        const merged = k.prev !== null && k.prev === lastText; // then part of the text before (collapse.ts)
-        lastText = k;
-        if (merged) continue;
-        const s = texts[t++];
-        if (s !== null) {
-          cur.items.push(s);
-          cur.sink?.push(s);
+        // Adjacent text nodes (left by DOM edits; a parser merges them) count as one.
+        let raw = (k as { data: string }).data;
+        let last = k;
+        while (cur.i < kids.length) {
+          const n = kids[cur.i];
+          if (n.type !== 'text' || n.prev !== last) break;
+          raw += (n as { data: string }).data;
+          last = n;
+          cur.i++;
         }
+        ws.text(raw, cur.items, cur.sink);
         continue;
       }
-      lastText = null;
       if (isTag(k)) {
-        const b = new Box(k, cur, ctx, flags[e++]);
+        const b = new Box(k, cur, ctx, tagFlags(k.name));
+        if (!b.plain) ws.edge(b.flags);
         if (b.flags & PRE) preStats(b, k);
         if (b.kids.length) cur = b;
         else if (!b.plain) cur.items.push(b);
@@ -171,12 +172,18 @@ export function nodesToMarkdown(nodes: AnyNode | ArrayLike<AnyNode>, opts: Markd
     }
     const up = cur.up;
     if (!up) {
+      ws.end();
       finish(cur, ctx);
       break;
     }
-    if (cur.plain) for (const it of cur.items) up.items.push(it); // no element of its own
-    else {
-      finish(cur, ctx);
+    if (cur.plain) {
+      // No element of its own: its items join the parent's.
+      ws.moved(cur.items, up.items, up.items.length);
+      for (const it of cur.items) up.items.push(it);
+    } else {
+      ws.edge(cur.flags);
+      if (ws.unsettled) ws.defer(cur);
+      else finish(cur, ctx);
       up.items.push(cur);
     }
     cur = up;

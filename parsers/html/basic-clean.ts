@@ -54,7 +54,9 @@ function isPermalink(el: Element): boolean {
   return href.startsWith('#') || /anchor|headerlink|permalink|hash-link/i.test(el.attribs.class ?? '');
 }
 
-function isInPre(el: Element): boolean {
+const isPreOrCode = (n: ParentNode) => isTag(n) && (n.name === 'pre' || n.name === 'code');
+
+function isInPre(el: ParentNode): boolean {
   for (let p = el.parent; p; p = p.parent) if (isTag(p) && (p.name === 'pre' || p.name === 'code')) return true;
   return false;
 }
@@ -77,33 +79,27 @@ export function basicClean(root: ParentNode, minHiddenShare = 0.5): void {
   const noscripts: Element[] = [];
   // One walk (document order, with depth) removes the comments and finds what to drop; whether any
   // element sits at MAX_DEPTH or deeper is noted for the flattening (removals never deepen the tree).
+  // Only elements are stacked, and whether one sits in a pre or code is carried down the walk.
   let deep = false;
-  const stack: AnyNode[] = [];
-  const depths: number[] = [];
-  stripComments(root);
-  for (let i = root.children.length - 1; i >= 0; i--) {
-    stack.push(root.children[i]);
-    depths.push(1);
-  }
+  // The elements to visit, and per element its depth times 2 plus 1 when it sits in a pre or code.
+  const stack: Element[] = [];
+  const marks: number[] = [];
+  pushChildren(root, 2 + (isPreOrCode(root) || isInPre(root) ? 1 : 0), stack, marks);
   while (stack.length) {
-    const node = stack.pop()!;
-    const depth = depths.pop()!;
-    if (!isTag(node)) continue;
-    const el = node;
-    stripComments(el);
-    const kids = el.children;
-    for (let i = kids.length - 1; i >= 0; i--) {
-      stack.push(kids[i]);
-      depths.push(depth + 1);
-    }
+    const el = stack.pop()!;
+    const mark = marks.pop()!;
+    const depth = mark >> 1;
+    const inPre = (mark & 1) === 1;
+    pushChildren(el, ((depth + 1) << 1) | (inPre || isPreOrCode(el) ? 1 : 0), stack, marks);
     if (depth >= MAX_DEPTH) deep = true;
-    if (DROP_TAGS.has(el.name)) drop.push(el);
-    else if (el.name === 'noscript') noscripts.push(el);
-    else if (el.name === 'input' && !(el.attribs.type === 'checkbox' && el.parent && isTag(el.parent) && el.parent.name === 'li')) drop.push(el);
+    const name = el.name;
+    if (DROP_TAGS.has(name)) drop.push(el);
+    else if (name === 'noscript') noscripts.push(el);
+    else if (name === 'input' && !(el.attribs.type === 'checkbox' && el.parent && isTag(el.parent) && el.parent.name === 'li')) drop.push(el);
     else if (isHidden(el)) hidden.push(el);
     else if (isPermalink(el) || isTrackingPixel(el)) drop.push(el);
-    else if ((el.name === 'button' || GUTTER.test(el.attribs.class ?? '')) && isInPre(el)) drop.push(el);
-    else if (el.name === 'td' && GUTTER.test(el.attribs.class ?? '')) drop.push(el);
+    else if (inPre && (name === 'button' || GUTTER.test(el.attribs.class ?? ''))) drop.push(el);
+    else if (name === 'td' && GUTTER.test(el.attribs.class ?? '')) drop.push(el);
   }
   for (const n of drop) detach(n);
   if (noscripts.length) keepNoscriptPage(root, noscripts);
@@ -168,11 +164,24 @@ function keepNoscriptPage(root: ParentNode, noscripts: Element[]): void {
 /** Comments, directives and CDATA sections: nodes the cleanup drops. */
 const dropped = (c: AnyNode) => c.type === 'comment' || c.type === 'directive' || c.type === 'cdata';
 
-/** Drops the comments, directives and CDATA sections among the children of `p`. */
-function stripComments(p: ParentNode): void {
-  // Most elements hold none: copy the child list only when there is something to drop.
-  if (p.children.some(dropped)) {
-    p.children = p.children.filter((c) => !dropped(c));
+/**
+ * Drops the comments, directives and CDATA sections among the children of `p`, and pushes its child
+ * elements (last first, so they pop in document order) with `mark` onto the walk's stacks.
+ */
+function pushChildren(p: ParentNode, mark: number, stack: Element[], marks: number[]): void {
+  const kids = p.children;
+  let strip = false;
+  for (let i = kids.length - 1; i >= 0; i--) {
+    const k = kids[i];
+    const t = k.type;
+    if (t === 'tag' || t === 'script' || t === 'style') {
+      stack.push(k as Element);
+      marks.push(mark);
+    } else if (t === 'comment' || t === 'directive' || t === 'cdata') strip = true;
+  }
+  // Most elements hold none: the child list is copied only when there is something to drop.
+  if (strip) {
+    p.children = kids.filter((c) => !dropped(c));
     relink(p);
   }
 }

@@ -14,7 +14,7 @@ import { applyExcludeTags, applyIncludeTags } from './selectors.ts';
 import { extractMainContent, safeCleanup } from './main-content.ts';
 import { blockFingerprints } from './fingerprints.ts';
 import { textLength } from './stats.ts';
-import { jsonLdArticleBody } from './jsonld.ts';
+import { coveredShare, jsonLdText, wordBag, type JsonLdText } from './jsonld.ts';
 
 export interface CleanHtmlOptions {
   /** Final page URL; relative URLs are resolved against it (or against `<base href>`). */
@@ -47,6 +47,13 @@ const MAYBE_JSON_LD = /ld(?:\+|&[#\w]+;)json/i;
  * or a CDATA opener, whose removal by parseHtml could join one.
  */
 const MAYBE_BASE = /<base|<!\[CDATA\[/i;
+
+/** A result with less text than this (characters, white space aside) is thin: a declared product description may join it. */
+const THIN_RESULT_CHARS = 1000;
+/** A declared product description shorter than this (words) is a tagline, not worth adding. */
+const MIN_DESCRIPTION_WORDS = 20;
+/** A description whose words the result holds to this share (0-1) is on the page already. */
+const PRESENT_SHARE = 0.5;
 
 /** When the safe cleanup leaves less than this share of the page's text, the page is returned uncut. */
 const MIN_SAFE_SHARE = 0.1;
@@ -83,18 +90,18 @@ function pageBody(doc: Document, html: string): ParentNode {
 }
 
 /** Parses and applies the always-on cleanup; returns the body (or the document when it has none). */
-function prepare(html: string, opts: CleanHtmlOptions, tree?: Document): { titles: string[]; articleBody?: string; root: ParentNode } {
+function prepare(html: string, opts: CleanHtmlOptions, tree?: Document): { titles: string[]; declared: JsonLdText; root: ParentNode } {
   const doc = tree ?? parseHtml(html);
   const titles = pageTitles(doc);
   // Most pages have no JSON-LD: one scan of the raw text saves a walk over the whole tree.
-  const articleBody = opts.onlyMainContent && MAYBE_JSON_LD.test(html) ? jsonLdArticleBody(doc) : undefined;
+  const declared = opts.onlyMainContent && MAYBE_JSON_LD.test(html) ? jsonLdText(doc) : {};
   // Without a `<base` in the raw text there is no base element: no walk over the whole tree for it.
   const base = MAYBE_BASE.test(html) ? baseUrlOf(doc, opts.url) : opts.url;
   const root = pageBody(doc, html);
   basicClean(root);
   absolutizeUrls(root, base);
   if (opts.excludeTags?.length) applyExcludeTags(root, opts.excludeTags);
-  return { titles, articleBody, root };
+  return { titles, declared, root };
 }
 
 /**
@@ -105,15 +112,15 @@ function prepare(html: string, opts: CleanHtmlOptions, tree?: Document): { title
  * @throws TrawlError BAD_REQUEST (400) when a selector in includeTags/excludeTags is invalid
  */
 export function cleanDom(html: string, opts: CleanHtmlOptions): AnyNode[] {
-  const { titles, articleBody, root } = prepare(html, opts, opts.tree);
+  const { titles, declared, root } = prepare(html, opts, opts.tree);
   if (opts.includeTags?.length) {
     applyIncludeTags(root, opts.includeTags);
     return root.children;
   }
   if (!opts.onlyMainContent) return root.children;
   try {
-    const main = extractMainContent(root, { titles, articleBody, boilerplate: opts.boilerplate });
-    if (main) return main.nodes;
+    const main = extractMainContent(root, { titles, articleBody: declared.articleBody, boilerplate: opts.boilerplate });
+    if (main) return withDeclaredDescription(main.nodes, declared.productDescription);
   } catch (e) {
     // A page must never fail because the extractor met markup it did not expect.
     opts.onWarning?.('main-content extraction failed; using the safe cleanup', e);
@@ -122,8 +129,27 @@ export function cleanDom(html: string, opts: CleanHtmlOptions): AnyNode[] {
   const before = textLength(again.root as AnyNode);
   safeCleanup(again.root, { boilerplate: opts.boilerplate });
   // Markup that nests the whole page in its header (an unclosed element) must not come out empty.
-  if (textLength(again.root as AnyNode) < before * MIN_SAFE_SHARE) return prepare(html, opts).root.children;
-  return again.root.children;
+  if (textLength(again.root as AnyNode) < before * MIN_SAFE_SHARE) return withDeclaredDescription(prepare(html, opts).root.children, declared.productDescription);
+  return withDeclaredDescription(again.root.children, declared.productDescription);
+}
+
+/**
+ * `nodes` followed by the product description the page declares in JSON-LD (`description`, jsonld.ts)
+ * when the result is thin (under THIN_RESULT_CHARS) and does not hold most of the description's words
+ * already: shops that load the description with a script still declare it. The description's markup
+ * (some shops put HTML there) gets the always-on cleanup; plain text becomes paragraphs.
+ */
+function withDeclaredDescription(nodes: AnyNode[], description: string | undefined): AnyNode[] {
+  if (!description) return nodes;
+  let len = 0;
+  for (const n of nodes) len += textLength(n);
+  if (len >= THIN_RESULT_CHARS) return nodes;
+  if ((description.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) < MIN_DESCRIPTION_WORDS) return nodes;
+  if (coveredShare(description, wordBag(nodes.map(textOf).join(' '))) >= PRESENT_SHARE) return nodes;
+  const markup = /<[a-z][^>]*>/i.test(description) ? description : description.split(/\n\s*\n/).map((p) => `<p>${p}</p>`).join('');
+  const root = bodyOf(parseHtml(markup));
+  basicClean(root);
+  return [...nodes, ...root.children];
 }
 
 /**

@@ -1,8 +1,10 @@
 /**
- * Article text a page declares about itself: the `articleBody` of its schema.org JSON-LD (`Article`,
- * `NewsArticle`, `BlogPosting` ..., also inside `@graph`). Many news and blog CMSs publish the full
- * story text there; the main-content extractor uses it as evidence to pick the container whose text
- * matches it best (never as output: the page's own markup is what gets converted).
+ * Text a page declares about itself in schema.org JSON-LD: the `articleBody` of an `Article`,
+ * `NewsArticle`, `BlogPosting` ... (also inside `@graph`), and the `description` of a `Product`. Many
+ * news and blog CMSs publish the full story text there; the main-content extractor uses it as evidence
+ * to pick the container whose text matches it best (never as output: the page's own markup is what
+ * gets converted). Shops publish the product description there; clean.ts adds it to the output only
+ * when the visible page is thin and does not hold it already (a description loaded by a script).
  */
 import { elements, textOf, type Document, type Element } from './dom.ts';
 
@@ -26,22 +28,58 @@ function findArticleBody(value: unknown, depth = 0): string | undefined {
   return undefined;
 }
 
-/** The longest JSON-LD `articleBody` of the page, or undefined (invalid JSON is ignored). */
-export function jsonLdArticleBody(doc: Document): string | undefined {
-  let best: string | undefined;
+const PRODUCT_TYPES = new Set(['product', 'productgroup', 'individualproduct', 'productmodel']);
+
+function isProduct(obj: Record<string, unknown>): boolean {
+  const t = obj['@type'];
+  for (const v of Array.isArray(t) ? t : [t]) if (typeof v === 'string' && PRODUCT_TYPES.has(v.toLowerCase())) return true;
+  return false;
+}
+
+function findProductDescription(value: unknown, depth = 0): string | undefined {
+  if (depth > 6 || !value || typeof value !== 'object') return undefined;
+  if (Array.isArray(value)) {
+    for (const v of value) {
+      const found = findProductDescription(v, depth + 1);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  const obj = value as Record<string, unknown>;
+  if (isProduct(obj) && typeof obj.description === 'string' && obj.description.trim()) return obj.description;
+  for (const key of ['@graph', 'mainEntity', 'mainEntityOfPage']) {
+    const found = findProductDescription(obj[key], depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** What the page's JSON-LD declares: the longest `articleBody` and the longest product `description`. */
+export interface JsonLdText {
+  articleBody?: string;
+  productDescription?: string;
+}
+
+/** The page's JSON-LD article body and product description, each the longest found (invalid JSON is ignored). */
+export function jsonLdText(doc: Document): JsonLdText {
+  const out: JsonLdText = {};
   for (const el of elements(doc)) {
     if (el.name !== 'script' || !/ld\+json/i.test(el.attribs.type ?? '')) continue;
     const text = textOf(el);
     if (text.length > MAX_SCRIPT_CHARS) continue;
     try {
-      const body = findArticleBody(JSON.parse(text));
-      if (body && (!best || body.length > best.length)) best = body;
+      const json = JSON.parse(text) as unknown;
+      const body = findArticleBody(json);
+      if (body && (!out.articleBody || body.length > out.articleBody.length)) out.articleBody = body;
+      const desc = findProductDescription(json);
+      if (desc && (!out.productDescription || desc.length > out.productDescription.length)) out.productDescription = desc;
     } catch {
       // Broken JSON-LD is common; it is only evidence.
     }
   }
-  return best;
+  return out;
 }
+
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
@@ -50,6 +88,15 @@ export function wordBag(text: string): Map<string, number> {
   const bag = new Map<string, number>();
   for (const w of text.toLowerCase().match(WORD) ?? []) bag.set(w, (bag.get(w) ?? 0) + 1);
   return bag;
+}
+
+/** Share (0-1) of the words of `text` that occur in `bag` (1 for a text without words). */
+export function coveredShare(text: string, bag: ReadonlyMap<string, number>): number {
+  const words = text.toLowerCase().match(WORD) ?? [];
+  if (!words.length) return 1;
+  let hit = 0;
+  for (const w of words) if (bag.has(w)) hit++;
+  return hit / words.length;
 }
 
 /** Word-overlap F1 of an element's text against a reference bag. */

@@ -18,7 +18,7 @@ import { cloneNode } from 'domhandler';
 import { elements, isAncestor, isTag, textOf, type AnyNode, type Element, type ParentNode } from './dom.ts';
 import { landmarkOf, namesArticleBody } from './hints.ts';
 import { boilerplateReason, descendable, pruneBoilerplate } from './prune.ts';
-import { blankRedundantAlts, cleanConditionally } from './region-clean.ts';
+import { blankRedundantAlts, cleanConditionally, dropRepeatedQuotes, dropSiblingCopies } from './region-clean.ts';
 import { scoreCandidates } from './scoring.ts';
 import { computeStats, textLength, updateAfterRemoval, type StatsMap } from './stats.ts';
 import { removeFingerprinted } from './fingerprints.ts';
@@ -61,6 +61,8 @@ const MIN_SHARE_OF_SAFE = 0.4;
 const MIN_MAIN_LEN = 25;
 /** A second article-body-named container this large (share of the first) means the name recurs per post. */
 const RECURRING_BODY_SHARE = 0.25;
+/** A declared body under this share of the rules' one container is a thread's first post, not the whole content. */
+const DECLARED_MAJORITY = 0.5;
 /** JSON-LD article bodies shorter than this (characters) are not used as evidence. */
 const MIN_DECLARED_CHARS = 500;
 
@@ -84,16 +86,24 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   const scores = scoreCandidates(root, stats, listings);
   // Short declared bodies are often summaries: trusted only from ~80 words on.
   const declared = opts.articleBody && opts.articleBody.length >= MIN_DECLARED_CHARS ? pickByDeclaredBody(stats, scores, opts.articleBody) : undefined;
-  let top = declared ?? pickTop(root, stats, scores, listings) ?? mainLandmark(root);
+  let top = pickTop(root, stats, scores, listings) ?? declared ?? mainLandmark(root);
   if (!top) return undefined;
   // A page that marks its main content once: the best paragraphs' container gives way to it (product
   // pages, service pages and forums spread their content over many blocks of that landmark), and the
   // region widens to the prose around it; not when the site names an article body there.
-  const named = !declared && namedArticleBody(top, stats);
-  const main = declared || named ? undefined : mainLandmark(root);
+  const named = namedArticleBody(top, stats);
+  const main = named ? undefined : mainLandmark(root);
   if (main && isAncestor(main, top)) top = main;
-  const merged = declared ? [declared] : mergeSiblings(root, top, stats, scores);
-  const region = declared || named ? merged : expandRegion(root, merged, stats, listings);
+  const merged = mergeSiblings(root, top, stats, scores);
+  let region = named ? merged : expandRegion(root, merged, stats, listings);
+  // The declared article body is evidence: the region gives way to it, unless the rules chose one
+  // container holding it as a small part: a thread declares its first post, and the replies in
+  // sequence after it are content too.
+  if (declared) {
+    const len = stats.get(region[0])?.len ?? 0;
+    const thread = region.length === 1 && isAncestor(region[0], declared) && (stats.get(declared)?.len ?? 0) < len * DECLARED_MAJORITY;
+    if (!thread) region = [declared];
+  }
   const regionLen = region.reduce((n, el) => n + (stats.get(el)?.len ?? 0), 0);
   const cleaned = cleanConditionally(region, stats, scores, regionLen);
   const mainLen = region.reduce((n, el) => n + (el.parent ? lenAfterRemoval(el, stats, cleaned) : 0), 0);
@@ -105,6 +115,8 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
 
   const kept = region.filter((el) => el.parent);
   blankRedundantAlts(kept);
+  dropRepeatedQuotes(kept);
+  for (const el of kept) dropSiblingCopies(el);
   const nodes: AnyNode[] = tap ? tap.after(tapState, kept) : kept;
   if (titleClone && titleHeading && !isInside(titleHeading, nodes)) nodes.unshift(titleClone);
   return { nodes };
@@ -119,6 +131,8 @@ export function safeCleanup(root: ParentNode, opts: MainContentOptions = {}): vo
   if (opts.boilerplate?.size) removeFingerprinted(root, opts.boilerplate);
   pruneBoilerplate(root, computeStats(root), true);
   blankRedundantAlts([root]);
+  dropRepeatedQuotes([root]);
+  dropSiblingCopies(root as AnyNode);
 }
 
 /** The page's single main landmark (`main`, `role=main`, `itemprop=articleBody`), if there is exactly one. */

@@ -175,3 +175,86 @@ export function blankRedundantAlts(nodes: ParentNode[]): void {
     }
   }
 }
+
+/** Words per shingle when comparing a quote with the text before it. */
+const QUOTE_SHINGLE = 5;
+/** A quote whose shingles occur earlier to this share (0-1) repeats an earlier post. */
+const REPEATED_QUOTE_SHARE = 0.8;
+const QUOTE_WORD = /[\p{L}\p{N}]+/gu;
+
+/**
+ * Removes block quotes that repeat text said earlier in `nodes` (a forum reply quoting the post it
+ * answers): at least 80% of the quote's 5-word shingles occur in the text before it. A quote of text
+ * that appears nowhere before (an epigraph, a citation) stays. Pages without `blockquote` pay one walk.
+ */
+export function dropRepeatedQuotes(nodes: ParentNode[]): void {
+  const quotes = nodes.flatMap((n) => (isTag(n as AnyNode) && (n as Element).name === 'blockquote' ? [n as Element] : [...elements(n)].filter((e) => e.name === 'blockquote')));
+  if (!quotes.length) return;
+  const seen = new Set<string>();
+  const window: string[] = [];
+  const remove: Element[] = [];
+  // Walks the text in document order; a quote is judged against what came before it, then skipped.
+  const visit = (node: AnyNode, inQuote: Element | undefined, quoteShingles: string[] | undefined): void => {
+    if (node.type === 'text') {
+      for (const w of ((node as Text).data.toLowerCase().match(QUOTE_WORD) ?? [])) {
+        window.push(w);
+        if (window.length > QUOTE_SHINGLE) window.shift();
+        if (window.length === QUOTE_SHINGLE) {
+          const key = window.join(' ');
+          if (quoteShingles) quoteShingles.push(key);
+          else seen.add(key);
+        }
+      }
+      return;
+    }
+    if (!isTag(node)) return;
+    if (node.name === 'blockquote' && !inQuote) {
+      const shingles: string[] = [];
+      window.length = 0;
+      for (const c of node.children) visit(c, node, shingles);
+      window.length = 0;
+      const hits = shingles.filter((s) => seen.has(s)).length;
+      if (shingles.length && hits >= shingles.length * REPEATED_QUOTE_SHARE) remove.push(node);
+      else for (const s of shingles) seen.add(s);
+      return;
+    }
+    for (const c of node.children) visit(c, inQuote, quoteShingles);
+  };
+  for (const n of nodes) visit(n as AnyNode, undefined, undefined);
+  for (const q of remove) detachNode(q);
+}
+
+/** Sibling copies shorter than this (characters) are kept: short labels repeat for good reasons. */
+const MIN_COPY_CHARS = 80;
+
+/**
+ * Removes element copies: a child whose text (white space collapsed) equals that of an earlier sibling
+ * element and holds at least MIN_COPY_CHARS characters. Page builders render one section per screen
+ * size (desktop, tablet, phone) and hide all but one with CSS; the text would be said three times.
+ * @returns the text of `node` (white space collapsed), for the caller's own comparison
+ */
+export function dropSiblingCopies(node: AnyNode): string {
+  if (node.type === 'text') return (node as Text).data;
+  if (!isTag(node) && node.type !== 'root') return '';
+  const kids = (node as ParentNode).children;
+  let text = '';
+  let seen: Set<string> | undefined;
+  const copies: AnyNode[] = [];
+  for (const c of kids) {
+    const t = dropSiblingCopies(c);
+    if (isTag(c)) {
+      const key = normalizeSpace(t);
+      if (key.length >= MIN_COPY_CHARS) {
+        seen ??= new Set();
+        if (seen.has(key)) {
+          copies.push(c);
+          continue;
+        }
+        seen.add(key);
+      }
+    }
+    text += t;
+  }
+  for (const c of copies) detachNode(c);
+  return text;
+}

@@ -135,6 +135,26 @@ describe('browser pool', () => {
     expect(pgrep(poolDir())).toEqual([]);
   });
 
+  test('the next spare page opens while a job runs (warmNext), and the next job takes it', async () => {
+    const pool = newPool({ size: 1, pagesPerBrowser: 2 });
+    try {
+      const first = await pool.acquire();
+      // The launch opened a spare; the first job took it, and none opens until the job says so.
+      await Bun.sleep(300);
+      expect(pool.stats().browsers[0]).toMatchObject({ active: 1, spare: false });
+      first.warmNext();
+      for (let i = 0; i < 200 && !pool.stats().browsers[0]!.spare; i++) await Bun.sleep(50); // hang bound only
+      expect(pool.stats().browsers[0]).toMatchObject({ active: 1, spare: true });
+      const second = await pool.acquire();
+      expect(second.context).not.toBe(first.context);
+      expect(pool.stats().browsers[0]).toMatchObject({ active: 2, spare: false });
+      await Promise.all([first.release(), second.release()]);
+    } finally {
+      await pool.close();
+    }
+    expect(pgrep(poolDir())).toEqual([]);
+  });
+
   test('a Chromium that cannot start is a clear 503', async () => {
     const pool = new BrowserPool({ chromiumPath: '/nonexistent/chromium', dataDir: env.config.dataDir, size: 1, log: env.ctx().log });
     try {

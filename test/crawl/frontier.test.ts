@@ -8,7 +8,7 @@ import { forEachDatabase, openTestDatabase, rejectionOf, type TestDatabase } fro
 import { newId } from '../../core/ids.ts';
 import { freeSlot, insertDiscovered, lockJob, promote, countByStatus, type Candidate } from '../../core/store/crawl-urls.ts';
 import { claimUrl, completePageGrouped, completePages, stillOwned } from '../../core/store/crawl-claims.ts';
-import { cancelJob, createJob, finishIfDone, getJob, jobErrors } from '../../core/store/crawls.ts';
+import { cancelJob, createJob, finishIfDone, getJob, jobCounters, jobErrors } from '../../core/store/crawls.ts';
 
 const cand = (path: string, depth = 1): Candidate => ({ key: `//s${path}`, url: `http://s${path}`, sourceUrl: `http://s${path}`, depth, external: false });
 
@@ -151,6 +151,22 @@ forEachDatabase((kind) => {
     ]);
     expect(again.map((d) => d.status)).toEqual(['lost', 'lost']);
     expect((await t.db.query('select 1 from credit_ledger where job_id = $1', [id])).length).toBe(2);
+  });
+
+  test('status counters: completed is the crawl row\'s done count, the open rows are counted, none once terminal', async () => {
+    const id = await newCrawl(10, 2);
+    const items = await t.db.transaction(async (tx) => {
+      const job = (await lockJob(tx, id))!;
+      await insertDiscovered(tx, job, { accept: [cand('/a', 0), cand('/b', 0), cand('/c', 0)], robots: [{ key: '//s/r', url: 'http://s/r' }], skipped: [] });
+      return promote(tx, job);
+    });
+    const [a] = await Promise.all(items.map((i) => claimUrl(t.db, i.rowId, i.enqueue, 10_000)));
+    const body = JSON.stringify({ markdown: 'a' });
+    await completePages(t.db, [{ claim: a!, page: { teamId: 'team-a', url: a!.url, statusCode: 200, body, credits: 0, discovered: [] }, chainLeaseMs: 0 }]);
+    expect(await jobCounters(t.db, { id, status: 'scraping' })).toEqual({ total: 3, completed: 1, active: 1, queued: 1, backlog: 0, failed: 0, robotsBlocked: 1 });
+    // The done rows themselves are not counted: the crawl row's counter is the number.
+    await t.db.query('update crawl_jobs set done_count = 5 where id = $1', [id]);
+    expect(await jobCounters(t.db, { id, status: 'completed' })).toEqual({ total: 5, completed: 5, active: 0, queued: 0, backlog: 0, failed: 0, robotsBlocked: 1 });
   });
 
   test('pages completed while one is being stored go together, each with its own outcome', async () => {

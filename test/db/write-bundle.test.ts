@@ -53,5 +53,29 @@ forEachDatabase((kind) => {
       expect(statements).toBe(3);
       expect(await t.db.query(`select n from ${table} where id = any($1::text[]) order by id`, [['a', 'd']])).toEqual([{ n: 1 }, { n: 4 }]);
     });
+
+    test('a gated write joins the statement; on fallback it runs only after its gate, and not at all when the gate fails', async () => {
+      let statements = 0;
+      const db: Queryable = { query: <T>(sql: string, params?: unknown[]) => (statements++, t.db.query<T>(sql, params)) };
+      // Together: one statement.
+      const one = writeBundle(db);
+      const doc = one.query(`insert into ${table} (id, n) values ($1, $2)`, ['g1', 1]);
+      const charge = one.after(doc).query(`insert into ${table} (id, n) values ($1, $2)`, ['g1-charge', 1]);
+      one.flush();
+      await Promise.all([doc, charge]);
+      expect(statements).toBe(1);
+      // The bundle fails because its first write fails: the gated write is dropped, the ungated one lands.
+      statements = 0;
+      const two = writeBundle(db);
+      const bad = two.query(`insert into ${table} (id, n) values ($1, $2)`, ['g1', 2]); // duplicate key
+      const other = two.query(`insert into ${table} (id, n) values ($1, $2)`, ['g2', 2]);
+      const gated = two.after(bad).query(`insert into ${table} (id, n) values ($1, $2)`, ['g2-charge', 2]);
+      two.flush();
+      expect(await rejectionOf(bad)).toBeInstanceOf(Error);
+      await other;
+      expect(await gated).toEqual([]);
+      expect(statements).toBe(3); // the bundle, then the two ungated writes alone
+      expect(await t.db.query(`select id from ${table} where id like 'g%' order by id`)).toEqual([{ id: 'g1' }, { id: 'g1-charge' }, { id: 'g2' }]);
+    });
   });
 });

@@ -38,6 +38,22 @@ describe('always-on cleanup', () => {
     expect(out).toContain('src="data:image/png;base64,AAA="');
   });
 
+  test('without a page URL (undefined or empty: an upload, raw HTML) relative URLs stay as written, nothing throws', () => {
+    const page = `<body><a href="x.html">x</a><a href="HTTPS://cdn.test/y">y</a><a href="JavaScript:go()">js</a>
+      <img src="i.png" srcset="i1.png 1x, /i2.png 2x"><img data-src="/lazy.png" src="placeholder.gif"></body>`;
+    for (const url of [undefined, '']) {
+      const out = cleanHtml(page, { url: url as unknown as string, onlyMainContent: false });
+      expect(out).toContain('href="x.html"');
+      expect(out).toContain('<a>js</a>');
+      expect(out).toContain('srcset="i1.png 1x, /i2.png 2x"');
+      expect(out).toContain('src="/lazy.png"');
+      // An absolute URL is normalised when no base is given, kept as written when the base is unusable.
+      expect(out).toContain(url === undefined ? 'href="https://cdn.test/y"' : 'href="HTTPS://cdn.test/y"');
+      const base = cleanHtml(`<head><base href="/b/"></head>${page}`, { url: url as unknown as string, onlyMainContent: false });
+      expect(base).toContain('href="x.html"');
+    }
+  });
+
   test('promotes lazy-loading image sources over placeholders', () => {
     const out = full(`<body><img src="data:image/gif;base64,R0lGOD" data-src="/real.jpg" alt="a"><img data-srcset="/s.jpg 400w, /l.jpg 1200w" alt="b"></body>`);
     expect(out).toContain('src="https://site.example/real.jpg"');

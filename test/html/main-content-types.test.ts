@@ -240,4 +240,45 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('Harbour Rovers');
     expect(out).not.toContain('Founded: May 2019');
   });
+  test('a thin product page gets the JSON-LD product description it does not show; a page showing it gets no copy', () => {
+    const desc = 'This hand-thrown stoneware mug holds 350 ml, keeps coffee warm for longer thanks to its thick walls, and is glazed in a matte blue that varies a little from piece to piece. Dishwasher safe &amp; microwave safe.';
+    const ld = `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name: 'Blue mug', description: desc })}</script>`;
+    const thin = `<html><head>${ld}</head><body>${nav}<main><h1>Blue mug</h1><p>€24.00</p><button>Add to cart</button></main><footer><a href="/">Home</a></footer></body></html>`;
+    const out = pageToMarkdown(thin);
+    expect(out).toContain('Blue mug');
+    expect(out).toContain('hand-thrown stoneware mug holds 350 ml');
+    expect(out).toContain('Dishwasher safe & microwave safe.');
+    const shown = `<html><head>${ld}</head><body>${nav}<main><h1>Blue mug</h1><p>${desc}</p></main></body></html>`;
+    expect(pageToMarkdown(shown).split('hand-thrown stoneware').length).toBe(2);
+    expect(pageToMarkdown(thin, { onlyMainContent: false })).not.toContain('hand-thrown');
+  });
+  test('a thread declaring its first post as JSON-LD articleBody keeps the replies that follow it', () => {
+    const question = 'My heat pump stops every night around two, shows error E4 on the panel, and only restarts after I switch the breaker off and on again. The installer checked the refrigerant pressure and found nothing wrong. Has anyone seen this before, and what fixed it for you in the end? The unit is four years old, it is serviced every spring, and the error never showed up during the day, not even in the coldest weeks of January. The manual only says E4 means a sensor fault, without saying which sensor, and the support line has not called back after two weeks.';
+    const ld = `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'DiscussionForumPosting', headline: 'Heat pump E4 at night', articleBody: question })}</script>`;
+    const reply = (i: number) => `<article class="message"><div class="user">user${i}</div><div class="message-body"><p>Reply ${i}: mine did the same until the defrost sensor was replaced; it read far too cold at night and the controller shut the unit down to protect it.</p></div></article>`;
+    const html = `<html><head>${ld}</head><body>${nav}<main><h1>Heat pump E4 at night</h1><article class="message"><div class="user">starter</div><div class="message-body"><p>${question}</p></div></article>${Array.from({ length: 6 }, (_, i) => reply(i)).join('')}</main><footer><a href="/">Home</a></footer></body></html>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('only restarts after I switch the breaker');
+    expect(out).toContain('Reply 0: mine did the same');
+    expect(out).toContain('Reply 5: mine did the same');
+    expect(out).not.toContain('Menu 3');
+  });
+  test('a reply quoting an earlier post drops the repeated quote; a quote of new text stays', () => {
+    const first = 'The pressure relief valve on my boiler drips a little every morning, and the gauge reads almost three bar when the heating runs.';
+    const post = (body: string) => `<div class="post"><div class="user">someone</div><div class="body">${body}</div></div>`;
+    const html = `<body>${nav}<div class="thread"><h1>Dripping relief valve</h1>${post(`<p>${first}</p>`)}${post(`<blockquote><p>${first}</p><p>Click to expand...</p></blockquote><p>Reply 1: three bar is too high; the expansion vessel has probably lost its air charge, have it checked and topped up.</p>`)}${post(`<blockquote><p>The only cure that lasted was a new vessel, as the plumber in our street always says to everyone who asks him.</p></blockquote><p>Reply 2: that saying is right, in my experience the membrane fails after ten years or so and cannot be repaired.</p>`)}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out.split('relief valve on my boiler drips').length).toBe(2);
+    expect(out).not.toContain('Click to expand');
+    expect(out).toContain('Reply 1: three bar is too high');
+    expect(out).toContain('> The only cure that lasted was a new vessel');
+  });
+  test('a section rendered once per screen size (copies hidden by CSS) comes out once', () => {
+    const hero = '<h2>Plan together</h2><p>Boards, docs and timelines in one place, so the whole team sees the same plan and nobody works from an old copy.</p>';
+    const html = `<body>${nav}<main><div class="hero"><div class="variant-desktop">${hero}</div><div class="variant-tablet">${hero}</div><div class="variant-phone">${hero}</div></div>${prose('Service', 1)}${prose('Service', 2)}<ul><li>Yes</li><li>Yes</li></ul></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out.split('Boards, docs and timelines').length).toBe(2);
+    expect(out).toContain('Service paragraph 2');
+    expect(out.split('Yes').length).toBe(3);
+  });
 });

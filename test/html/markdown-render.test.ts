@@ -59,6 +59,17 @@ describe('whitespace and escaping (turndown semantics)', () => {
     expect(htmlToMarkdown('<p>a_b* <code>a_b*</code> <kbd>x*y</kbd></p>')).toBe('a_b\\* `a_b*` x\\*y');
   });
 
+  test('code spans: delimiter longer than any backtick run, padding as turndown; a long span in linear time', () => {
+    expect(htmlToMarkdown('<p><code>a `b` c</code></p>')).toBe('``a `b` c``');
+    expect(htmlToMarkdown('<p><code>``x` y</code></p>')).toBe("``` ``x` y ```");
+    // A span that starts but does not end with a space made the old test regex backtrack
+    // quadratically (about 60 s for this one); the bound only catches that hang.
+    const long = ' ' + 'a '.repeat(100_000) + 'b';
+    const t0 = performance.now();
+    expect(htmlToMarkdown(`<p>x <code>${long}</code></p>`).length).toBeGreaterThan(long.length);
+    expect(performance.now() - t0).toBeLessThan(10_000);
+  });
+
   test('the newline an HTML parser drops after <pre> is dropped', () => {
     expect(htmlToMarkdown('<pre>\n\ncode\n</pre>')).toBe('```\ncode\n```');
   });

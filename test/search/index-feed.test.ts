@@ -3,7 +3,8 @@
  * arrived for the quiet time, or when the oldest has waited the longest delay although pages keep
  * arriving, or at once when the queue is full (and `add` then waits for the writer); repeated URLs
  * keep the latest row, documents that must not be indexed are skipped, NUL characters do not break a
- * batch, paper pages reach the paper index, and flush writes all.
+ * batch, paper pages reach the paper index, flush writes all, and a page queued again unchanged
+ * (per-scrape metadata aside) is not written again while a changed one is.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { forEachDatabase, openTestDatabase, type TestDatabase } from '../helpers/db.ts';
@@ -94,6 +95,42 @@ forEachDatabase((kind) => {
     const rows = await t.db.query<{ url: string; content: string }>('select url, content from search_index');
     expect(rows.map((r) => r.url)).toEqual(['http://127.0.0.1:9/b/x']);
     expect(rows[0].content).toContain('new words with a  nul');
+  });
+
+  test('a page queued again unchanged is not written again; a changed one is; a URL queued twice keeps the later', async () => {
+    await t.db.query('delete from search_index');
+    const upserts: number[] = [];
+    const counting = {
+      query: <T>(sql: string, params?: unknown[]) => {
+        if (sql.startsWith('INSERT INTO search_index')) upserts.push(JSON.parse(String(params?.[0])).length);
+        return t.db.query<T>(sql, params);
+      },
+    } as typeof t.db;
+    const feed = createSearchIndexFeed(counting, silentLogger, { maxBatch: 10, quietMs: 10_000 });
+    const page = (n: number, words: string, scrapeId: string) => ({ ...doc(`http://127.0.0.1:9/h/${n}`, words), metadata: { ...doc(`http://127.0.0.1:9/h/${n}`, words).metadata, scrapeId } });
+    for (let n = 1; n <= 3; n++) await feed.add(page(n, `page ${n} words`, 'first'), 'team-a');
+    await feed.flush();
+    expect(upserts).toEqual([3]);
+    const written = await t.db.query<{ url: string; source_hash: string | null }>('select url, source_hash from search_index order by url');
+    expect(written.every((r) => typeof r.source_hash === 'string')).toBe(true);
+
+    // Same pages from another scrape (new scrape id): nothing to write. Page 2 changed: written.
+    for (let n = 1; n <= 3; n++) await feed.add(page(n, n === 2 ? 'page 2 new words' : `page ${n} words`, 'second'), 'team-a');
+    await feed.flush();
+    expect(upserts).toEqual([3, 1]);
+    const content = async (n: number) => (await t.db.query<{ content: string }>('select content from search_index where url = $1', [`http://127.0.0.1:9/h/${n}`]))[0].content;
+    expect(await content(2)).toContain('page 2 new words');
+
+    // Page 1 queued twice: changed, then back as stored. The later document wins.
+    await feed.add(page(1, 'page 1 other words', 'third'), 'team-a');
+    await feed.add(page(1, 'page 1 words', 'fourth'), 'team-a');
+    await feed.flush();
+    expect(await content(1)).toContain('page 1 words');
+    expect(await content(1)).not.toContain('other');
+    // The same team's rows under another team are not taken for stored ones.
+    await feed.add(page(3, 'page 3 words', 'fifth'), 'team-b');
+    await feed.flush();
+    expect((await t.db.query('select 1 from search_index where team_id = $1', ['team-b'])).length).toBe(1);
   });
 
   test('a paper page reaches the paper index when its batch is written', async () => {

@@ -25,6 +25,7 @@ import agent from './0018_agent.sql' with { type: 'text' };
 import support from './0019_support.sql' with { type: 'text' };
 import pageVersions from './0020_page_versions.sql' with { type: 'text' };
 import monitors from './0021_monitors.sql' with { type: 'text' };
+import crawlIndexSpeed from './0022_crawl_index_speed.sql' with { type: 'text' };
 
 export interface Migration {
   /** Unique, sortable name (the file name without `.sql`), recorded in `trawl_migrations`. */
@@ -55,4 +56,5 @@ export const migrations: Migration[] = [
   { name: '0019_support', sql: support },
   { name: '0020_page_versions', sql: pageVersions },
   { name: '0021_monitors', sql: monitors },
+  { name: '0022_crawl_index_speed', sql: crawlIndexSpeed },
 ];

@@ -16,7 +16,7 @@ export const documents = pgTable(
     url: text('url').notNull(),
     sourceUrl: text('source_url').notNull(),
     statusCode: integer('status_code').notNull(),
-    /** Serialized Document JSON, byte for byte as delivered. */
+    /** Serialized Document JSON, byte for byte as delivered; stored uncompressed (STORAGE EXTERNAL, migration 0022). */
     body: text('body').notNull(),
     /** UTF-8 length of `body`, bytes. */
     sizeBytes: integer('size_bytes').notNull(),

@@ -45,6 +45,8 @@ export const searchIndex = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     /** core/search/local-index.ts ANALYZER_VERSION of the row's tsv; null: still to be analyzed (see migration 0008). */
     analyzer: smallint('analyzer'),
+    /** Hash of what the row was made from (core/search/index-feed.ts sourceHash); null: unknown. Migration 0022. */
+    sourceHash: text('source_hash'),
     /** Title (weight A), description (B) and content (C) as lexemes with positions (analyzer.ts). */
     tsv: tsvector('tsv'),
   },

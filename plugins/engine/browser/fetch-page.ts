@@ -112,6 +112,7 @@ async function scrapeOnPage(
   }
   if (state.refusedNavigation) throw navigationError(new Error('net::ERR_BLOCKED_BY_CLIENT'), request, state, false);
   t = job.mark('navigate', t);
+  lease.warmNext(); // the next job's page opens while this one settles
   if (download) return documentResponse(lease, request, state, ctx, job, t);
 
   await smartWait(page, Math.min(SMART_WAIT_MAX_MS, Math.floor((job.remaining() - 2_000) / 2)));

@@ -10,6 +10,11 @@
  * acquire launches a replacement. `close()` leaves no Chromium process behind.
  *
  * A lease may be held for as long as the caller wants: an interact session can keep one open.
+ *
+ * Each browser keeps one spare context and page (with its gate) open ahead of the next job, so a job
+ * rarely waits for page creation: the first opens at launch, the next once the job that took it has
+ * navigated (`Lease.warmNext`, during its smart wait) or, failing that, when a lease is released.
+ * Acquiring prefers a browser whose spare is ready.
  */
 import { rmSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
@@ -53,6 +58,12 @@ export interface Lease {
   readonly crashed: boolean;
   /** Aborted when that happens, so work on the page can stop at once. */
   readonly crashSignal: AbortSignal;
+  /**
+   * Says the job's page has navigated: the pool opens the next job's spare context and page on this
+   * browser now, while this job waits for its page to settle, rather than when the lease is released.
+   * Idempotent; without it the spare opens at release.
+   */
+  warmNext(): void;
   /** Closes the context (idempotent) and returns the browser to the pool. */
   release(): Promise<void>;
 }
@@ -89,8 +100,11 @@ interface Slot {
 }
 
 export interface PoolStats {
-  /** `active`: leases held; `closing`: released leases whose context is still closing. */
-  browsers: { id: number; pid: number | undefined; state: Slot['state']; active: number; closing: number; jobs: number }[];
+  /**
+   * `active`: leases held; `closing`: released leases whose context is still closing; `spare`: a
+   * context and page are open and waiting for the next job.
+   */
+  browsers: { id: number; pid: number | undefined; state: Slot['state']; active: number; closing: number; jobs: number; spare: boolean }[];
   waiting: number;
   launched: number;
   crashed: number;
@@ -154,8 +168,9 @@ export class BrowserPool {
           const spare = slot.spare;
           slot.spare = undefined;
           slot.spareReady = false;
-          // The next spare opens when a job ends (settle), not now: opening a context and page keeps the
-          // browser busy for 100-200 ms, and this job's own setup and navigation would wait behind it.
+          // The next spare opens once this job has navigated (lease.warmNext) or ended (settle), not now:
+          // opening a context and page keeps the browser busy, and this job's own setup and navigation
+          // would wait behind it. Its smart wait (mostly idle) is the time to open it.
           opened = await spare;
           if (opened?.page.isClosed()) {
             opened.gate.close();
@@ -182,7 +197,15 @@ export class BrowserPool {
 
   stats(): PoolStats {
     return {
-      browsers: [...this.slots.values()].map((s) => ({ id: s.id, pid: s.pid, state: s.state, active: s.active, closing: s.closing, jobs: s.jobs })),
+      browsers: [...this.slots.values()].map((s) => ({
+        id: s.id,
+        pid: s.pid,
+        state: s.state,
+        active: s.active,
+        closing: s.closing,
+        jobs: s.jobs,
+        spare: s.spareReady === true,
+      })),
       waiting: this.waiters.length,
       launched: this.launched,
       crashed: this.crashes,
@@ -274,6 +297,9 @@ export class BrowserPool {
         return slot.crashed === true;
       },
       crashSignal: slot.crash.signal,
+      warmNext() {
+        if (!released) pool.refill(slot);
+      },
       async release() {
         if (released) return;
         released = true;

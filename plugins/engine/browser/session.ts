@@ -78,6 +78,7 @@ async function open(
       throw navigationError(e, request, state, lease.crashed);
     }
     if (state.refusedNavigation) throw navigationError(new Error('net::ERR_BLOCKED_BY_CLIENT'), request, state, false);
+    lease.warmNext();
     await smartWait(page, Math.min(SMART_WAIT_MAX_MS, Math.floor((remaining() - 2_000) / 2)));
     if (request.options.waitFor > 0) await sleep(Math.min(request.options.waitFor, Math.max(0, remaining() - 1_000)), signal);
     if (actions.length) await runActions(actions, { page, blobs: ctx.blobs, signal, remaining });
