@@ -14,9 +14,11 @@ import type { CacheEntry } from './store.ts';
 /** Cap on the bodies held, bytes (counted as UTF-16 code units, an upper bound for Latin-1 text). */
 export const MEMORY_CACHE_BYTES = 64 * 1024 * 1024;
 
-interface Held extends CacheEntry {
+interface Held {
+  body: string;
+  cachedAt: Date;
   /** Never served after this, epoch ms (the row's `expires_at`). */
-  expiresAt: number;
+  expiresAtMs: number;
 }
 
 /** An LRU of cache entries by key, bounded by the total body size. */
@@ -34,7 +36,7 @@ export class MemoryCache {
     const e = this.entries.get(key);
     if (!e) return undefined;
     const now = Date.now();
-    if (e.expiresAt <= now) {
+    if (e.expiresAtMs <= now) {
       this.drop(key, e);
       return undefined;
     }
@@ -52,7 +54,7 @@ export class MemoryCache {
     if (old) this.drop(key, old);
     const size = entry.body.length;
     if (size > this.capBytes || expiresAt <= Date.now()) return;
-    this.entries.set(key, { body: entry.body, cachedAt: entry.cachedAt, expiresAt });
+    this.entries.set(key, { body: entry.body, cachedAt: entry.cachedAt, expiresAtMs: expiresAt });
     this.bytes += size;
     for (const [k, e] of this.entries) {
       if (this.bytes <= this.capBytes) break;
