@@ -75,6 +75,8 @@ interface Queued {
   hash?: string;
   /** The hash stored in its row then (undefined: no row, or not known for sure). */
   stored?: string;
+  /** `sourceHash` threw on this document: it is written as it comes, never skipped. */
+  unhashable?: true;
 }
 
 /** Queued rows whose stored hashes one statement reads. */
@@ -195,7 +197,14 @@ export function createSearchIndexFeed(db: Queryable, log: Logger, options: Index
     const keyAt: string[] = [];
     const asked: { i: number; t: string; u: string }[] = [];
     window.forEach((q, i) => {
-      q.hash ??= sourceHash(q.doc);
+      if (q.hash === undefined && !q.unhashable) {
+        try {
+          q.hash = sourceHash(q.doc);
+        } catch (err) {
+          q.unhashable = true;
+          log.warn({ err }, 'search index hash failed; the page is written unhashed');
+        }
+      }
       q.stored = undefined;
       const url = indexUrlOf(q.doc.metadata)?.href;
       if (url === undefined) return;
@@ -234,7 +243,7 @@ export function createSearchIndexFeed(db: Queryable, log: Logger, options: Index
       const when = due(performance.now());
       if (when === true) {
         const batch = takeBatch();
-        if (batch.some((q) => q.hash === undefined)) {
+        if (batch.some((q) => q.hash === undefined && !q.unhashable)) {
           // The hashes read must include the rows being written (another connection may read them).
           await writing;
           writing = undefined;

@@ -133,6 +133,20 @@ forEachDatabase((kind) => {
     expect((await t.db.query('select 1 from search_index where team_id = $1', ['team-b'])).length).toBe(1);
   });
 
+  test('a document whose hash cannot be computed is still written', async () => {
+    await t.db.query('delete from search_index');
+    const feed = createSearchIndexFeed(t.db, silentLogger, { maxBatch: 10, quietMs: 10_000 });
+    const page = doc('http://127.0.0.1:9/u/1', 'unhashable page words');
+    // A value JSON cannot serialise (an in-process document may carry one): sourceHash throws on it.
+    (page.metadata as Record<string, unknown>).count = 1n;
+    await feed.add(page, 'team-a');
+    await feed.add(doc('http://127.0.0.1:9/u/2', 'plain page words'), 'team-a');
+    await feed.flush();
+    expect(await urls()).toEqual(['http://127.0.0.1:9/u/1', 'http://127.0.0.1:9/u/2']);
+    const rows = await t.db.query<{ url: string; source_hash: string | null }>('select url, source_hash from search_index order by url');
+    expect(rows.map((r) => r.source_hash === null)).toEqual([true, false]);
+  });
+
   test('a paper page reaches the paper index when its batch is written', async () => {
     const url = 'http://127.0.0.1:9/journal/article/42';
     const paper: Document = {
