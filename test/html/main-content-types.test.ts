@@ -273,6 +273,14 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Reply 1: three bar is too high');
     expect(out).toContain('> The only cure that lasted was a new vessel');
   });
+  test('posts named only by a numbered comment id are the thread when they are the page', () => {
+    const post = (i: number) => `<div id="comment-${4398500 + i}_wrap"><p>Post ${i}: the forum was slow for weeks, and I saved the threads I care about, just in case it closes for good.</p></div>`;
+    const html = `<body><header>${nav}</header><main><div class="topic-feed"><h1>If the forum closes</h1>${Array.from({ length: 6 }, (_, i) => post(i)).join('')}</div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Post 0: the forum was slow');
+    expect(out).toContain('Post 5: the forum was slow');
+    expect(out).not.toContain('Menu 3');
+  });
   test('a section rendered once per screen size (copies hidden by CSS) comes out once', () => {
     const hero = '<h2>Plan together</h2><p>Boards, docs and timelines in one place, so the whole team sees the same plan and nobody works from an old copy.</p>';
     const html = `<body>${nav}<main><div class="hero"><div class="variant-desktop">${hero}</div><div class="variant-tablet">${hero}</div><div class="variant-phone">${hero}</div></div>${prose('Service', 1)}${prose('Service', 2)}<ul><li>Yes</li><li>Yes</li></ul></main></body>`;
