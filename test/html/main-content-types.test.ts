@@ -6,6 +6,8 @@
 import { describe, expect, test } from 'bun:test';
 import { pageToMarkdown } from './helpers.ts';
 import { classifyName } from '../../parsers/html/hints.ts';
+import { bodyOf, parseHtml, serializeHtml } from '../../parsers/html/dom.ts';
+import { dropSiblingCopies } from '../../parsers/html/region-clean.ts';
 
 const prose = (topic: string, n: number) =>
   `<p>${topic} paragraph ${n} explains, in plain words and with some detail, what the team does for its clients and why it matters to them.</p>`;
@@ -280,5 +282,17 @@ describe('onlyMainContent beyond articles', () => {
     expect(out.split('Boards, docs and timelines').length).toBe(2);
     expect(out).toContain('Service paragraph 2');
     expect(out.split('Yes').length).toBe(3);
+  });
+  test('sibling copies are compared by their text with white space collapsed, not by its length alone', () => {
+    const a = 'Boards, docs and timelines in one place, so the whole team sees the same plan today.';
+    const b = a.replace('today', 'daily'); // the same length, other text
+    const spaced = a.replaceAll(' ', ' \n\u00a0 ').replace('Boards', '  <b>Boards</b>');
+    const body = bodyOf(parseHtml(`<div><p>${a}</p><p>${b}</p><p>${spaced}</p><section><p>${b}</p><p>${b}</p></section></div>`));
+    dropSiblingCopies(body as never);
+    const html = serializeHtml(body.children);
+    expect(html.split('today').length).toBe(2);
+    // The section's inner copy goes first; then the section (b once) is a copy of the second paragraph.
+    expect(html.split('daily').length).toBe(2);
+    expect(html).not.toContain('<section>');
   });
 });
