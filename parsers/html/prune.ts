@@ -221,10 +221,15 @@ const LAYOUT_SHARE = 0.3;
 /** Names of reader replies (comments, responses): layout only on a page made of them (a thread). */
 const REPLIES = /comment|repl(y|ies)|respon|disqus/i;
 
-/** The class names of an element that sound like boilerplate, digit runs masked (`comment-0_wrap`). */
+/**
+ * The class names of an element that sound like boilerplate, digit runs masked (`comment-0_wrap`), and
+ * its id when numbered: a numbered id (`comment-4398546_wrap`) names one item of a kind, like a class.
+ */
 function boilerplateNames(el: Element): string[] {
   const out: string[] = [];
-  for (const name of (el.attribs.class ?? '').split(/\s+/)) {
+  const id = el.attribs.id;
+  const names = id && id.length < 80 && /\d/.test(id) ? [...(el.attribs.class ?? '').split(/\s+/), id] : (el.attribs.class ?? '').split(/\s+/);
+  for (const name of names) {
     if (!name || name.length >= 80) continue;
     const kind = classifyName(name);
     if (kind === 'junk' || kind === 'chrome') out.push(name.replace(/\d+/g, '0'));
@@ -243,7 +248,7 @@ function addLayoutNames(remove: Element[], stats: StatsMap, total: number, layou
   for (const el of remove) {
     const len = stats.get(el)?.len ?? 0;
     removed += len;
-    if (landmarkOf(el) || !el.attribs.class) continue;
+    if (landmarkOf(el) || (!el.attribs.class && !el.attribs.id)) continue;
     for (const name of boilerplateNames(el)) {
       const g = byName.get(name) ?? { sum: 0, max: 0 };
       g.sum += len;

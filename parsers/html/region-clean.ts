@@ -231,30 +231,103 @@ const MIN_COPY_CHARS = 80;
  * Removes element copies: a child whose text (white space collapsed) equals that of an earlier sibling
  * element and holds at least MIN_COPY_CHARS characters. Page builders render one section per screen
  * size (desktop, tablet, phone) and hide all but one with CSS; the text would be said three times.
- * @returns the text of `node` (white space collapsed), for the caller's own comparison
+ * Children are cleaned before their parent compares them. Only siblings whose collapsed texts have
+ * the same length are compared (their texts are read then); the lengths come from one scan of each
+ * text node, so a page costs one walk, not one text read per element and level.
  */
-export function dropSiblingCopies(node: AnyNode): string {
+export function dropSiblingCopies(node: AnyNode): void {
+  copyFreeMeasure(node);
+}
+
+/**
+ * The collapsed text of a node (every white-space run one space, untrimmed, as `normalizeSpace`
+ * before its trim) packed in one number: length * 4, + 2 when it opens with a space, + 1 when it
+ * ends with one (0: empty).
+ */
+type Measure = number;
+
+function joinMeasures(a: Measure, b: Measure): Measure {
+  if (a === 0) return b;
+  if (b === 0) return a;
+  const len = (a - (a & 3)) / 4 + (b - (b & 3)) / 4 - (a & 1 && b & 2 ? 1 : 0);
+  return len * 4 + (a & 2) + (b & 1);
+}
+
+/** Length of the collapsed text once trimmed (`normalizeSpace(text).length`). */
+function trimmedLength(m: Measure): number {
+  const len = (m - (m & 3)) / 4;
+  if (len === 1 && m & 2) return 0;
+  return len - (m & 2 ? 1 : 0) - (m & 1);
+}
+
+/** Whether a UTF-16 code unit is white space for `\s` and `trim` (WhiteSpace and LineTerminator). */
+function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 160) return false;
+  return c === 160 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+function measureText(s: string): Measure {
+  const n = s.length;
+  if (!n) return 0;
+  let len = 0;
+  let inRun = false;
+  for (let i = 0; i < n; i++) {
+    if (isSpace(s.charCodeAt(i))) {
+      if (!inRun) len++;
+      inRun = true;
+    } else {
+      len++;
+      inRun = false;
+    }
+  }
+  return len * 4 + (isSpace(s.charCodeAt(0)) ? 2 : 0) + (inRun ? 1 : 0);
+}
+
+/** Text of a node as dropSiblingCopies reads it: text nodes, inside elements (and the document) only. */
+function copyText(node: AnyNode): string {
   if (node.type === 'text') return (node as Text).data;
   if (!isTag(node) && node.type !== 'root') return '';
-  const kids = (node as ParentNode).children;
   let text = '';
-  let seen: Set<string> | undefined;
-  const copies: AnyNode[] = [];
-  for (const c of kids) {
-    const t = dropSiblingCopies(c);
-    if (isTag(c)) {
-      const key = normalizeSpace(t);
-      if (key.length >= MIN_COPY_CHARS) {
-        seen ??= new Set();
-        if (seen.has(key)) {
-          copies.push(c);
-          continue;
-        }
-        seen.add(key);
-      }
-    }
-    text += t;
-  }
-  for (const c of copies) detachNode(c);
+  for (const c of (node as ParentNode).children) text += copyText(c);
   return text;
+}
+
+/** Removes the sibling copies under `node` (its children first) and measures what is left. */
+function copyFreeMeasure(node: AnyNode): Measure {
+  if (node.type === 'text') return measureText((node as Text).data);
+  if (!isTag(node) && node.type !== 'root') return 0;
+  const kids = (node as ParentNode).children;
+  const measures: Measure[] = new Array(kids.length);
+  let lengths: Map<number, number> | undefined;
+  let candidates = 0;
+  for (let i = 0; i < kids.length; i++) {
+    const m = copyFreeMeasure(kids[i]);
+    measures[i] = m;
+    if (!isTag(kids[i])) continue;
+    const len = trimmedLength(m);
+    if (len < MIN_COPY_CHARS) continue;
+    lengths ??= new Map();
+    lengths.set(len, (lengths.get(len) ?? 0) + 1);
+    candidates++;
+  }
+  let copies: AnyNode[] | undefined;
+  if (lengths && candidates > lengths.size) {
+    const seen = new Set<string>();
+    for (let i = 0; i < kids.length; i++) {
+      const c = kids[i];
+      if (!isTag(c)) continue;
+      const len = trimmedLength(measures[i]);
+      if (len < MIN_COPY_CHARS || lengths.get(len)! < 2) continue;
+      const key = normalizeSpace(copyText(c));
+      if (seen.has(key)) {
+        (copies ??= []).push(c);
+        measures[i] = 0;
+      } else seen.add(key);
+    }
+  }
+  let total: Measure = 0;
+  for (let i = 0; i < measures.length; i++) total = joinMeasures(total, measures[i]);
+  if (copies) for (const c of copies) detachNode(c);
+  return total;
 }

@@ -83,7 +83,7 @@ export function scoreCandidates(root: ParentNode, stats: StatsMap, listings: Rea
     const ownLd = s.own ? s.ownLink / s.own : 0;
     if (ownLd > 0.5) continue;
     if (el.name.length === 2 && el.name[0] === 'h' && el.name !== 'hr') continue;
-    const commas = countOwnCommas(el);
+    const commas = s.ownCommas;
     const value = (1 + commas + Math.min(Math.floor(s.own / 100), 3)) * (1 - ownLd);
     let node: Element | null = PARAGRAPH_TAGS.has(el.name) ? parentElement(el) : el;
     for (let level = 0; node && level < ANCESTOR_LEVELS; level++) {
@@ -97,28 +97,6 @@ export function scoreCandidates(root: ParentNode, stats: StatsMap, listings: Rea
 }
 
 const INLINE_TAGS_SCORED = new Set(['a', 'span', 'em', 'strong', 'b', 'i', 'u', 'small', 'code', 'label', 'font', 'sup', 'sub', 'time', 'abbr', 'cite', 'q', 'mark']);
-
-/** Commas in the element's own text only (not in nested blocks). */
-function countOwnCommas(el: Element): number {
-  let n = 0;
-  const stack = [...el.children];
-  while (stack.length) {
-    const c = stack.pop()!;
-    if (c.type === 'text') n += commasIn((c as { data: string }).data);
-    else if (isTag(c) && (c.name === 'a' || c.name === 'span' || c.name === 'em' || c.name === 'strong' || c.name === 'b' || c.name === 'i')) for (const k of c.children) stack.push(k);
-  }
-  return n;
-}
-
-/** Commas (`,` U+FF0C U+3001 U+060C) in a text: a scan, not a regex match array per text node. */
-function commasIn(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 44 || c === 0xff0c || c === 0x3001 || c === 0x60c) n++;
-  }
-  return n;
-}
 
 function parentElement(el: Element): Element | null {
   const p = el.parent;

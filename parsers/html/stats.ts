@@ -17,6 +17,11 @@ export interface Stats {
   ownLink: number;
   /** Commas (Latin and CJK) in all text inside. */
   commas: number;
+  /**
+   * Commas as paragraph scoring counts them (`,` U+FF0C U+3001 U+060C) in the element's text
+   * children and, recursively, inside its `a`, `span`, `em`, `strong`, `b` and `i` children.
+   */
+  ownCommas: number;
   p: number;
   img: number;
   li: number;
@@ -123,8 +128,13 @@ function isComma(c: number): boolean {
   return c === 0x60c || c === 0xfe50 || c === 0xfe10 || c === 0xfe11 || c === 0x2e41 || c === 0x2e34 || c === 0x2e32 || c === 0xff0c || c === 0x3001;
 }
 
-/** Commas counted by the latest `measure` (a module slot, so no object is allocated per text node). */
+/** Commas counted by the latest `measure` (module slots, so no object is allocated per text node). */
 let measuredCommas = 0;
+/** Of those, the ones paragraph scoring counts (`,` U+FF0C U+3001 U+060C). */
+let measuredScoreCommas = 0;
+
+/** Tags whose text scoring counts as the parent's own for commas (scoring.ts). */
+const COMMA_INLINE = new Set(['a', 'span', 'em', 'strong', 'b', 'i']);
 
 /**
  * Non-whitespace characters of a text; its commas go to `measuredCommas`. One scan (this runs on
@@ -133,14 +143,19 @@ let measuredCommas = 0;
 function measure(s: string): number {
   let len = 0;
   let commas = 0;
+  let scoreCommas = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (!isSpace(c)) {
       len++;
-      if (isComma(c)) commas++;
+      if (isComma(c)) {
+        commas++;
+        if (c === 44 || c === 0xff0c || c === 0x3001 || c === 0x60c) scoreCommas++;
+      }
     }
   }
   measuredCommas = commas;
+  measuredScoreCommas = scoreCommas;
   return len;
 }
 
@@ -187,16 +202,18 @@ export function updateAfterRemoval(map: StatsMap, root: ParentNode, removed: { e
 
 /** Stats of one element from its text children and its element children's stats in `map`. */
 function aggregate(el: Element, map: StatsMap): Stats {
-  const s: Stats = { len: 0, link: 0, own: 0, ownLink: 0, commas: 0, p: 0, img: 0, li: 0, input: 0, headings: 0, pre: 0, table: 0 };
+  const s: Stats = { len: 0, link: 0, own: 0, ownLink: 0, commas: 0, ownCommas: 0, p: 0, img: 0, li: 0, input: 0, headings: 0, pre: 0, table: 0 };
   for (const c of el.children) {
     if (isText(c)) {
       const len = measure(c.data);
       s.len += len;
       s.own += len;
       s.commas += measuredCommas;
+      s.ownCommas += measuredScoreCommas;
     } else if (isTag(c)) {
       const cs = map.get(c);
       if (!cs) continue;
+      if (COMMA_INLINE.has(c.name)) s.ownCommas += cs.ownCommas;
       s.len += cs.len;
       s.link += cs.link;
       s.commas += cs.commas;

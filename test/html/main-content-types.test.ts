@@ -6,6 +6,8 @@
 import { describe, expect, test } from 'bun:test';
 import { pageToMarkdown } from './helpers.ts';
 import { classifyName } from '../../parsers/html/hints.ts';
+import { bodyOf, parseHtml, serializeHtml } from '../../parsers/html/dom.ts';
+import { dropSiblingCopies } from '../../parsers/html/region-clean.ts';
 
 const prose = (topic: string, n: number) =>
   `<p>${topic} paragraph ${n} explains, in plain words and with some detail, what the team does for its clients and why it matters to them.</p>`;
@@ -273,6 +275,14 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Reply 1: three bar is too high');
     expect(out).toContain('> The only cure that lasted was a new vessel');
   });
+  test('posts named only by a numbered comment id are the thread when they are the page', () => {
+    const post = (i: number) => `<div id="comment-${4398500 + i}_wrap"><p>Post ${i}: the forum was slow for weeks, and I saved the threads I care about, just in case it closes for good.</p></div>`;
+    const html = `<body><header>${nav}</header><main><div class="topic-feed"><h1>If the forum closes</h1>${Array.from({ length: 6 }, (_, i) => post(i)).join('')}</div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Post 0: the forum was slow');
+    expect(out).toContain('Post 5: the forum was slow');
+    expect(out).not.toContain('Menu 3');
+  });
   test('a section rendered once per screen size (copies hidden by CSS) comes out once', () => {
     const hero = '<h2>Plan together</h2><p>Boards, docs and timelines in one place, so the whole team sees the same plan and nobody works from an old copy.</p>';
     const html = `<body>${nav}<main><div class="hero"><div class="variant-desktop">${hero}</div><div class="variant-tablet">${hero}</div><div class="variant-phone">${hero}</div></div>${prose('Service', 1)}${prose('Service', 2)}<ul><li>Yes</li><li>Yes</li></ul></main></body>`;
@@ -280,5 +290,17 @@ describe('onlyMainContent beyond articles', () => {
     expect(out.split('Boards, docs and timelines').length).toBe(2);
     expect(out).toContain('Service paragraph 2');
     expect(out.split('Yes').length).toBe(3);
+  });
+  test('sibling copies are compared by their text with white space collapsed, not by its length alone', () => {
+    const a = 'Boards, docs and timelines in one place, so the whole team sees the same plan today.';
+    const b = a.replace('today', 'daily'); // the same length, other text
+    const spaced = a.replaceAll(' ', ' \n\u00a0 ').replace('Boards', '  <b>Boards</b>');
+    const body = bodyOf(parseHtml(`<div><p>${a}</p><p>${b}</p><p>${spaced}</p><section><p>${b}</p><p>${b}</p></section></div>`));
+    dropSiblingCopies(body as never);
+    const html = serializeHtml(body.children);
+    expect(html.split('today').length).toBe(2);
+    // The section's inner copy goes first; then the section (b once) is a copy of the second paragraph.
+    expect(html.split('daily').length).toBe(2);
+    expect(html).not.toContain('<section>');
   });
 });
