@@ -10,23 +10,32 @@ import { elements, textOf, type Document, type Element } from './dom.ts';
 
 const MAX_SCRIPT_CHARS = 2_000_000;
 
-function findArticleBody(value: unknown, depth = 0): string | undefined {
+/**
+ * Depth-first search of a JSON-LD value for the first string `pick` returns, descending into arrays
+ * and the object keys `nested` (at most 6 levels deep).
+ */
+function findDeclared(value: unknown, pick: (obj: Record<string, unknown>) => string | undefined, nested: readonly string[], depth = 0): string | undefined {
   if (depth > 6 || !value || typeof value !== 'object') return undefined;
   if (Array.isArray(value)) {
     for (const v of value) {
-      const found = findArticleBody(v, depth + 1);
+      const found = findDeclared(v, pick, nested, depth + 1);
       if (found) return found;
     }
     return undefined;
   }
   const obj = value as Record<string, unknown>;
-  if (typeof obj.articleBody === 'string' && obj.articleBody.trim()) return obj.articleBody;
-  for (const key of ['@graph', 'mainEntity', 'mainEntityOfPage', 'hasPart']) {
-    const found = findArticleBody(obj[key], depth + 1);
+  const own = pick(obj);
+  if (own) return own;
+  for (const key of nested) {
+    const found = findDeclared(obj[key], pick, nested, depth + 1);
     if (found) return found;
   }
   return undefined;
 }
+
+const nonBlank = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
+
+const findArticleBody = (value: unknown) => findDeclared(value, (obj) => nonBlank(obj.articleBody), ['@graph', 'mainEntity', 'mainEntityOfPage', 'hasPart']);
 
 const PRODUCT_TYPES = new Set(['product', 'productgroup', 'individualproduct', 'productmodel']);
 
@@ -36,23 +45,8 @@ function isProduct(obj: Record<string, unknown>): boolean {
   return false;
 }
 
-function findProductDescription(value: unknown, depth = 0): string | undefined {
-  if (depth > 6 || !value || typeof value !== 'object') return undefined;
-  if (Array.isArray(value)) {
-    for (const v of value) {
-      const found = findProductDescription(v, depth + 1);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  const obj = value as Record<string, unknown>;
-  if (isProduct(obj) && typeof obj.description === 'string' && obj.description.trim()) return obj.description;
-  for (const key of ['@graph', 'mainEntity', 'mainEntityOfPage']) {
-    const found = findProductDescription(obj[key], depth + 1);
-    if (found) return found;
-  }
-  return undefined;
-}
+const findProductDescription = (value: unknown) =>
+  findDeclared(value, (obj) => (isProduct(obj) ? nonBlank(obj.description) : undefined), ['@graph', 'mainEntity', 'mainEntityOfPage']);
 
 /** What the page's JSON-LD declares: the longest `articleBody` and the longest product `description`. */
 export interface JsonLdText {
