@@ -281,6 +281,13 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Post 5: the forum was slow');
     expect(out).not.toContain('Menu 3');
   });
+  test('a tiny link between the region and the prose around it (a permalink) does not stop the widening', () => {
+    const html = `<body>${nav}<div class="page"><div class="item"><div class="text">${Array.from({ length: 6 }, (_, i) => prose('Main', i)).join('')}</div><a href="/p/1">#1</a></div><div class="details"><h2>How it works</h2>${Array.from({ length: 3 }, (_, i) => prose('Detail', i)).join('')}</div></div><footer><a href="/">Home</a></footer></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Main paragraph 5');
+    expect(out).toContain('Detail paragraph 2');
+    expect(out).not.toContain('Menu 3');
+  });
   test('a section rendered once per screen size (copies hidden by CSS) comes out once', () => {
     const hero = '<h2>Plan together</h2><p>Boards, docs and timelines in one place, so the whole team sees the same plan and nobody works from an old copy.</p>';
     const html = `<body>${nav}<main><div class="hero"><div class="variant-desktop">${hero}</div><div class="variant-tablet">${hero}</div><div class="variant-phone">${hero}</div></div>${prose('Service', 1)}${prose('Service', 2)}<ul><li>Yes</li><li>Yes</li></ul></main></body>`;
