@@ -116,7 +116,8 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   const kept = region.filter((el) => el.parent);
   blankRedundantAlts(kept);
   dropRepeatedQuotes(kept);
-  for (const el of kept) dropSiblingCopies(el);
+  const copies = new Map<string, AnyNode>();
+  for (const el of kept) dropSiblingCopies(el, copies);
   const nodes: AnyNode[] = tap ? tap.after(tapState, kept) : kept;
   if (titleClone && titleHeading && !isInside(titleHeading, nodes)) nodes.unshift(titleClone);
   return { nodes };

@@ -231,9 +231,13 @@ const MIN_COPY_CHARS = 80;
  * Removes element copies: a child whose text (white space collapsed) equals that of an earlier sibling
  * element and holds at least MIN_COPY_CHARS characters. Page builders render one section per screen
  * size (desktop, tablet, phone) and hide all but one with CSS; the text would be said three times.
+ * A section (div, section ... with two or more element children) of at least MIN_DISTANT_COPY_CHARS
+ * whose text equals an earlier element's anywhere in the walk (`seenAnywhere`, shared across the
+ * region's nodes) is a copy too: carousels clone their slides, responsive variants sit in other rows.
+ * @param seenAnywhere texts seen so far (key: collapsed text, value: the element holding it)
  * @returns the text of `node` (white space collapsed), for the caller's own comparison
  */
-export function dropSiblingCopies(node: AnyNode): string {
+export function dropSiblingCopies(node: AnyNode, seenAnywhere: Map<string, AnyNode> = new Map()): string {
   if (node.type === 'text') return (node as Text).data;
   if (!isTag(node) && node.type !== 'root') return '';
   const kids = (node as ParentNode).children;
@@ -241,20 +245,43 @@ export function dropSiblingCopies(node: AnyNode): string {
   let seen: Set<string> | undefined;
   const copies: AnyNode[] = [];
   for (const c of kids) {
-    const t = dropSiblingCopies(c);
+    const t = dropSiblingCopies(c, seenAnywhere);
     if (isTag(c)) {
       const key = normalizeSpace(t);
       if (key.length >= MIN_COPY_CHARS) {
         seen ??= new Set();
-        if (seen.has(key)) {
+        const earlier = seenAnywhere.get(key);
+        // A copy elsewhere earlier on the page (a slide repeated by a carousel), not a wrapper's own child.
+        if (seen.has(key) || (key.length >= MIN_DISTANT_COPY_CHARS && earlier?.parent && isSection(c) && !isUnder(earlier, c))) {
           copies.push(c);
           continue;
         }
         seen.add(key);
+        seenAnywhere.set(key, c);
       }
     }
     text += t;
   }
   for (const c of copies) detachNode(c);
   return text;
+}
+
+/** Copies that are not siblings must be this long (characters): a short note may be repeated on purpose. */
+const MIN_DISTANT_COPY_CHARS = 300;
+
+/** Tags of sections that a page builder or carousel renders twice (not single paragraphs, items or cells). */
+const SECTION_TAGS = new Set(['div', 'section', 'article', 'aside', 'header', 'footer']);
+
+/** Whether `el` is a section holding at least two element children (a repeated paragraph alone is said twice on purpose). */
+function isSection(el: Element): boolean {
+  if (!SECTION_TAGS.has(el.name)) return false;
+  let n = 0;
+  for (const c of el.children) if (isTag(c) && ++n >= 2) return true;
+  return false;
+}
+
+/** Whether `node` lies under `el`. */
+function isUnder(node: AnyNode, el: AnyNode): boolean {
+  for (let p = node.parent; p; p = p.parent) if (p === el) return true;
+  return false;
 }

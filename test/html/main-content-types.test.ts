@@ -288,6 +288,15 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Detail paragraph 2');
     expect(out).not.toContain('Menu 3');
   });
+  test('a section repeated away from its first copy (a carousel clone) comes out once; a short repeated note stays', () => {
+    const slide = `<div class="slide"><h3>Plan the launch together</h3><p>Boards, docs and timelines in one place, so the whole team sees the same plan, nobody works from an old copy, and every change is visible to the people it affects. Comments, mentions and approvals stay next to the work, and the history shows who changed what and when, long after the launch is over.</p></div>`;
+    const note = '<div class="note"><h3>Note</h3><p>This option needs version 9.6 or later.</p></div>';
+    const html = `<body>${nav}<main><div class="track"><div class="group">${slide}</div>${prose('Service', 1)}${note}${prose('Service', 2)}<div class="group">${prose('Service', 3)}${note}${slide}</div></div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out.split('Boards, docs and timelines').length).toBe(2);
+    expect(out.split('needs version 9.6').length).toBe(3);
+    expect(out).toContain('Service paragraph 3');
+  });
   test('a section rendered once per screen size (copies hidden by CSS) comes out once', () => {
     const hero = '<h2>Plan together</h2><p>Boards, docs and timelines in one place, so the whole team sees the same plan and nobody works from an old copy.</p>';
     const html = `<body>${nav}<main><div class="hero"><div class="variant-desktop">${hero}</div><div class="variant-tablet">${hero}</div><div class="variant-phone">${hero}</div></div>${prose('Service', 1)}${prose('Service', 2)}<ul><li>Yes</li><li>Yes</li></ul></main></body>`;
