@@ -297,6 +297,14 @@ describe('onlyMainContent beyond articles', () => {
     expect(out.split('needs version 9.6').length).toBe(3);
     expect(out).toContain('Service paragraph 3');
   });
+  test("a card image's alt made mostly of the card's words is blanked; a describing alt in a short story stays", () => {
+    const card = (i: number) => `<div class="card"><a href="/d${i}"><img src="/d${i}.jpg" alt="walnut Desk Model ${i} hover image"></a><h3><a href="/d${i}">Desk Model ${i}</a></h3><p>Standing desk, two motors, from $${500 + i}</p></div>`;
+    const html = `<body>${nav}<main><h1>Standing desks</h1><p>All our standing desks ship free and come with a fifteen-year warranty on frame and motors.</p><div class="grid">${Array.from({ length: 6 }, (_, i) => card(i)).join('')}</div><div class="story"><h2>Why a standing desk</h2>${prose('Desk', 1)}<img src="/team.jpg" alt="the team of the company in the workshop at dusk">${prose('Desk', 2)}</div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Desk Model 5');
+    expect(out).not.toContain('hover image');
+    expect(out).toContain('![the team of the company in the workshop at dusk]');
+  });
   test('a section rendered once per screen size (copies hidden by CSS) comes out once', () => {
     const hero = '<h2>Plan together</h2><p>Boards, docs and timelines in one place, so the whole team sees the same plan and nobody works from an old copy.</p>';
     const html = `<body>${nav}<main><div class="hero"><div class="variant-desktop">${hero}</div><div class="variant-tablet">${hero}</div><div class="variant-phone">${hero}</div></div>${prose('Service', 1)}${prose('Service', 2)}<ul><li>Yes</li><li>Yes</li></ul></main></body>`;
