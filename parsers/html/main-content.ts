@@ -18,7 +18,7 @@ import { cloneNode } from 'domhandler';
 import { elements, isAncestor, isTag, textOf, type AnyNode, type Element, type ParentNode } from './dom.ts';
 import { landmarkOf, namesArticleBody } from './hints.ts';
 import { boilerplateReason, descendable, pruneBoilerplate } from './prune.ts';
-import { blankRedundantAlts, cleanConditionally, dropRepeatedQuotes, dropSiblingCopies } from './region-clean.ts';
+import { blankRedundantAlts, cleanConditionally, dropRepeatedQuotes, dropSiblingCopies, type CopyRegistry } from './region-clean.ts';
 import { scoreCandidates } from './scoring.ts';
 import { computeStats, textLength, updateAfterRemoval, type StatsMap } from './stats.ts';
 import { removeFingerprinted } from './fingerprints.ts';
@@ -116,7 +116,8 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   const kept = region.filter((el) => el.parent);
   blankRedundantAlts(kept);
   dropRepeatedQuotes(kept);
-  for (const el of kept) dropSiblingCopies(el);
+  const copies: CopyRegistry = new Map();
+  for (const el of kept) dropSiblingCopies(el, copies);
   const nodes: AnyNode[] = tap ? tap.after(tapState, kept) : kept;
   if (titleClone && titleHeading && !isInside(titleHeading, nodes)) nodes.unshift(titleClone);
   return { nodes };

@@ -123,6 +123,10 @@ function hasMedia(el: Element): boolean {
 }
 
 const ALT_WORD = /[\p{L}\p{N}]+/gu;
+/** An alt whose distinct words a card's text holds to this share (0-1) repeats it. */
+const ALT_REPEAT_SHARE = 0.5;
+/** A context of at most this much text (characters, white space included) is a card. */
+const MAX_CARD_CONTEXT_CHARS = 300;
 /** Levels above an image searched for the text of its card or figure. */
 const ALT_CONTEXT_LEVELS = 4;
 
@@ -142,7 +146,9 @@ function wordsUnder(node: ParentNode): Set<string> {
  * Blanks the alt text of images that only repeats text shown next to them: a product or teaser card
  * whose image is labelled with the card's own title, a figure whose caption is its alt, the second
  * copy of a responsive image. The image stays; its words would only be said twice. The context is the
- * nearest ancestor (up to four levels) that holds text.
+ * nearest ancestor (up to four levels) that holds text; in a card (context of at most 300 characters)
+ * half the alt's distinct words found there is enough (`walnut Desk Model 3 hover image` on the card
+ * of Desk Model 3), elsewhere every word must be.
  */
 export function blankRedundantAlts(nodes: ParentNode[]): void {
   for (const top of nodes) {
@@ -171,7 +177,13 @@ export function blankRedundantAlts(nodes: ParentNode[]): void {
       else dup.add(alt);
       if (!text.trim()) continue;
       const have = wordsUnder(ctx!);
-      if (words.every((w) => have.has(w))) img.attribs.alt = '';
+      // In a card (short context) an alt mostly made of the card's words repeats it; in a longer
+      // context common words match anything, so every word must be there.
+      const distinct = new Set(words);
+      const need = text.length <= MAX_CARD_CONTEXT_CHARS ? distinct.size * ALT_REPEAT_SHARE : distinct.size;
+      let found = 0;
+      for (const w of distinct) if (have.has(w)) found++;
+      if (found >= need) img.attribs.alt = '';
     }
   }
 }
@@ -234,10 +246,21 @@ const MIN_COPY_CHARS = 80;
  * Children are cleaned before their parent compares them. Only siblings whose collapsed texts have
  * the same length are compared (their texts are read then); the lengths come from one scan of each
  * text node, so a page costs one walk, not one text read per element and level.
+ * A section (div, section ... with two or more element children) of at least MIN_DISTANT_COPY_CHARS
+ * whose text equals an earlier element's anywhere in the walk (`seenAnywhere`, shared across the
+ * region's nodes) is a copy too: carousels clone their slides, responsive variants sit in other rows.
+ * @param seenAnywhere elements seen so far in the walk, by the length of their collapsed text
  */
-export function dropSiblingCopies(node: AnyNode): void {
-  copyFreeMeasure(node);
+export function dropSiblingCopies(node: AnyNode, seenAnywhere: CopyRegistry = new Map()): void {
+  copyFreeMeasure(node, seenAnywhere);
 }
+
+/**
+ * Elements of at least MIN_DISTANT_COPY_CHARS characters that were not copies, in walk order, keyed
+ * by the length of their collapsed, trimmed text; their text is read only when an element of the
+ * same length is compared with them, and kept once read.
+ */
+export type CopyRegistry = Map<number, { node: AnyNode; key?: string }[]>;
 
 /**
  * The collapsed text of a node (every white-space run one space, untrimmed, as `normalizeSpace`
@@ -293,41 +316,97 @@ function copyText(node: AnyNode): string {
   return text;
 }
 
-/** Removes the sibling copies under `node` (its children first) and measures what is left. */
-function copyFreeMeasure(node: AnyNode): Measure {
+/** `normalizeSpace` of a node's text: the key copies are compared by. */
+const copyKey = (node: AnyNode): string => normalizeSpace(copyText(node));
+
+/**
+ * The latest element in `registry` whose text is `key` (of length `len`), as a distant copy's
+ * original: still in the tree and not inside `el` (a wrapper repeats its own child's text).
+ */
+function distantOriginal(registry: CopyRegistry, len: number, key: string, el: AnyNode): boolean {
+  const entries = registry.get(len);
+  if (!entries) return false;
+  for (let j = entries.length - 1; j >= 0; j--) {
+    const e = entries[j];
+    e.key ??= copyKey(e.node);
+    if (e.key === key) return !!e.node.parent && !isUnder(e.node, el);
+  }
+  return false;
+}
+
+/**
+ * Removes the copies under `node` (each child's own first, then the child itself when it is a copy of
+ * an earlier sibling or, for sections, of an earlier element anywhere) and measures what is left.
+ */
+function copyFreeMeasure(node: AnyNode, registry: CopyRegistry): Measure {
   if (node.type === 'text') return measureText((node as Text).data);
   if (!isTag(node) && node.type !== 'root') return 0;
   const kids = (node as ParentNode).children;
   const measures: Measure[] = new Array(kids.length);
-  let lengths: Map<number, number> | undefined;
-  let candidates = 0;
+  let siblings: Map<number, { node: AnyNode; key?: string }[]> | undefined;
+  let copies: AnyNode[] | undefined;
   for (let i = 0; i < kids.length; i++) {
-    const m = copyFreeMeasure(kids[i]);
+    const c = kids[i];
+    const m = copyFreeMeasure(c, registry);
     measures[i] = m;
-    if (!isTag(kids[i])) continue;
+    if (!isTag(c)) continue;
     const len = trimmedLength(m);
     if (len < MIN_COPY_CHARS) continue;
-    lengths ??= new Map();
-    lengths.set(len, (lengths.get(len) ?? 0) + 1);
-    candidates++;
-  }
-  let copies: AnyNode[] | undefined;
-  if (lengths && candidates > lengths.size) {
-    const seen = new Set<string>();
-    for (let i = 0; i < kids.length; i++) {
-      const c = kids[i];
-      if (!isTag(c)) continue;
-      const len = trimmedLength(measures[i]);
-      if (len < MIN_COPY_CHARS || lengths.get(len)! < 2) continue;
-      const key = normalizeSpace(copyText(c));
-      if (seen.has(key)) {
-        (copies ??= []).push(c);
-        measures[i] = 0;
-      } else seen.add(key);
+    let key: string | undefined;
+    const same = siblings?.get(len);
+    let copy = false;
+    if (same) {
+      key = copyKey(c);
+      for (const s of same) {
+        s.key ??= copyKey(s.node);
+        if (s.key === key) {
+          copy = true;
+          break;
+        }
+      }
+    }
+    if (!copy && len >= MIN_DISTANT_COPY_CHARS && isSection(c) && registry.has(len)) {
+      key ??= copyKey(c);
+      copy = distantOriginal(registry, len, key, c);
+    }
+    if (copy) {
+      (copies ??= []).push(c);
+      measures[i] = 0;
+      continue;
+    }
+    const entry = { node: c as AnyNode, key };
+    siblings ??= new Map();
+    const bucket = siblings.get(len);
+    if (bucket) bucket.push(entry);
+    else siblings.set(len, [entry]);
+    if (len >= MIN_DISTANT_COPY_CHARS) {
+      const registered = registry.get(len);
+      if (registered) registered.push(entry);
+      else registry.set(len, [entry]);
     }
   }
   let total: Measure = 0;
   for (let i = 0; i < measures.length; i++) total = joinMeasures(total, measures[i]);
   if (copies) for (const c of copies) detachNode(c);
   return total;
+}
+
+/** Copies that are not siblings must be this long (characters): a short note may be repeated on purpose. */
+const MIN_DISTANT_COPY_CHARS = 300;
+
+/** Tags of sections that a page builder or carousel renders twice (not single paragraphs, items or cells). */
+const SECTION_TAGS = new Set(['div', 'section', 'article', 'aside', 'header', 'footer']);
+
+/** Whether `el` is a section holding at least two element children (a repeated paragraph alone is said twice on purpose). */
+function isSection(el: Element): boolean {
+  if (!SECTION_TAGS.has(el.name)) return false;
+  let n = 0;
+  for (const c of el.children) if (isTag(c) && ++n >= 2) return true;
+  return false;
+}
+
+/** Whether `node` lies under `el`. */
+function isUnder(node: AnyNode, el: AnyNode): boolean {
+  for (let p = node.parent; p; p = p.parent) if (p === el) return true;
+  return false;
 }

@@ -148,6 +148,9 @@ const MIN_EXPAND_SHARE = 0.3;
 /** ... and at least this many characters (navigation remnants around a near-empty page are not content). */
 const MIN_EXPAND_CHARS = 200;
 
+/** An ancestor adding less text than this (characters: a vote arrow, a permalink) is passed through unjudged. */
+const MIN_JUDGED_EXTRA = 25;
+
 /**
  * Widens the region to its ancestors, up to the page root (excluded), while the text each ancestor
  * adds beyond the region is mostly prose: neither links nor teaser lists (listing.ts). Pages built of
@@ -171,7 +174,7 @@ export function expandRegion(root: ParentNode, region: Element[], stats: StatsMa
     const s = stats.get(a);
     if (!s) break;
     const extra = s.len - len;
-    if (extra > 0 && ((s.link - link) / extra > MAX_EXPAND_LINK_DENSITY || listedLen(a, out, listings, stats) > extra / 2)) break;
+    if (extra >= MIN_JUDGED_EXTRA && ((s.link - link) / extra > MAX_EXPAND_LINK_DENSITY || listedLen(a, out, listings, stats) > extra / 2)) break;
     out = [a];
     len = s.len;
     link = s.link;

@@ -283,6 +283,30 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Post 5: the forum was slow');
     expect(out).not.toContain('Menu 3');
   });
+  test('a tiny link between the region and the prose around it (a permalink) does not stop the widening', () => {
+    const html = `<body>${nav}<div class="page"><div class="item"><div class="text">${Array.from({ length: 6 }, (_, i) => prose('Main', i)).join('')}</div><a href="/p/1">#1</a></div><div class="details"><h2>How it works</h2>${Array.from({ length: 3 }, (_, i) => prose('Detail', i)).join('')}</div></div><footer><a href="/">Home</a></footer></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Main paragraph 5');
+    expect(out).toContain('Detail paragraph 2');
+    expect(out).not.toContain('Menu 3');
+  });
+  test('a section repeated away from its first copy (a carousel clone) comes out once; a short repeated note stays', () => {
+    const slide = `<div class="slide"><h3>Plan the launch together</h3><p>Boards, docs and timelines in one place, so the whole team sees the same plan, nobody works from an old copy, and every change is visible to the people it affects. Comments, mentions and approvals stay next to the work, and the history shows who changed what and when, long after the launch is over.</p></div>`;
+    const note = '<div class="note"><h3>Note</h3><p>This option needs version 9.6 or later.</p></div>';
+    const html = `<body>${nav}<main><div class="track"><div class="group">${slide}</div>${prose('Service', 1)}${note}${prose('Service', 2)}<div class="group">${prose('Service', 3)}${note}${slide}</div></div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out.split('Boards, docs and timelines').length).toBe(2);
+    expect(out.split('needs version 9.6').length).toBe(3);
+    expect(out).toContain('Service paragraph 3');
+  });
+  test("a card image's alt made mostly of the card's words is blanked; a describing alt in a short story stays", () => {
+    const card = (i: number) => `<div class="card"><a href="/d${i}"><img src="/d${i}.jpg" alt="walnut Desk Model ${i} hover image"></a><h3><a href="/d${i}">Desk Model ${i}</a></h3><p>Standing desk, two motors, from $${500 + i}</p></div>`;
+    const html = `<body>${nav}<main><h1>Standing desks</h1><p>All our standing desks ship free and come with a fifteen-year warranty on frame and motors.</p><div class="grid">${Array.from({ length: 6 }, (_, i) => card(i)).join('')}</div><div class="story"><h2>Why a standing desk</h2>${prose('Desk', 1)}<img src="/team.jpg" alt="the team of the company in the workshop at dusk">${prose('Desk', 2)}</div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Desk Model 5');
+    expect(out).not.toContain('hover image');
+    expect(out).toContain('![the team of the company in the workshop at dusk]');
+  });
   test('a section rendered once per screen size (copies hidden by CSS) comes out once', () => {
     const hero = '<h2>Plan together</h2><p>Boards, docs and timelines in one place, so the whole team sees the same plan and nobody works from an old copy.</p>';
     const html = `<body>${nav}<main><div class="hero"><div class="variant-desktop">${hero}</div><div class="variant-tablet">${hero}</div><div class="variant-phone">${hero}</div></div>${prose('Service', 1)}${prose('Service', 2)}<ul><li>Yes</li><li>Yes</li></ul></main></body>`;
