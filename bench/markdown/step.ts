@@ -10,15 +10,22 @@
  * the wall time of one call varies 30-fold with the scheduler, the CPU time far less. Speeds are MiB/s
  * of input HTML per CPU second, summed over the rounds after one warm-up round; ratios are per page.
  *
- *   bun bench/markdown/step.ts [--rounds 8] [--base /tmp/old]
+ * With `--corpus wcxb` the inputs are every `--every`th (default 10th) WCXB development page instead,
+ * each timed on its own (only the total is printed); the pages' own URLs are not used (one URL for all).
+ *
+ *   bun bench/markdown/step.ts [--rounds 8] [--base /tmp/old] [--corpus pg|wcxb] [--every 10]
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { gunzipSync } from 'node:zlib';
 import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
 
-const { values: args } = parseArgs({ options: { rounds: { type: 'string', default: '8' }, base: { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: { rounds: { type: 'string', default: '8' }, base: { type: 'string' }, corpus: { type: 'string', default: 'pg' }, every: { type: 'string', default: '10' } },
+});
+const WCXB = join(import.meta.dir, '../../../shared/data/wcxb-dev');
 const DOCS = '/usr/share/doc/postgresql-doc-15/html';
 
 type Step = (html: string) => unknown;
@@ -35,11 +42,20 @@ async function trawlStep(root: string): Promise<{ full: Step; convert: (cleaned:
 }
 
 function pages(): { name: string; html: string }[] {
+  if (args.corpus === 'wcxb') return wcxbPages();
   const files = readdirSync(DOCS).filter((f) => f.endsWith('.html')).map((f) => ({ f, size: statSync(join(DOCS, f)).size })).sort((a, b) => b.size - a.size);
   const out = files.slice(0, 5).map(({ f }) => ({ name: f, html: readFileSync(join(DOCS, f), 'utf8') }));
   const bodies = files.slice(0, 40).map(({ f }) => readFileSync(join(DOCS, f), 'utf8').replace(/^[\s\S]*?<body[^>]*>/i, '').replace(/<\/body>[\s\S]*$/i, ''));
   out.push({ name: 'joined-40-pages', html: `<html><head><title>joined</title></head><body>${bodies.join('\n')}</body></html>` });
   return out;
+}
+
+/** Every `--every`th WCXB development page (`../shared/data/wcxb-dev`, gzipped, never copied into the repo). */
+function wcxbPages(): { name: string; html: string }[] {
+  const ids = readdirSync(join(WCXB, 'ground-truth')).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
+  return ids
+    .filter((_, i) => i % Number(args.every) === 0)
+    .map((id) => ({ name: `wcxb-${id}`, html: gunzipSync(readFileSync(join(WCXB, 'html', `${id}.html.gz`))).toString('utf8') }));
 }
 
 const now = await trawlStep(resolve(import.meta.dir, '../..'));
@@ -72,7 +88,7 @@ for (const { name, html } of pages()) {
   totalMib += mib * rounds;
   for (const c of cols) sum[c] = (sum[c] ?? 0) + ms[c];
   const speed = (c: string) => ((mib * rounds) / (ms[c] / 1000)).toFixed(1).padStart(11);
-  process.stdout.write(
+  if (args.corpus !== 'wcxb') process.stdout.write(
     [name.padEnd(24), mib.toFixed(2).padStart(6), ...cols.map(speed), (ms.turndown / ms.full).toFixed(2).padStart(9), ...(base ? [(ms['base full'] / ms.full).toFixed(2).padStart(10)] : [])].join('') + '\n',
   );
 }

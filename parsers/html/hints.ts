@@ -262,6 +262,22 @@ function wrapsPanel(el: Element): boolean {
 
 /** Landmark evidence from the tag and the ARIA role. */
 export function landmarkOf(el: Element): 'main' | 'article' | 'chrome' | 'junk' | undefined {
+  // Most elements carry neither attribute: then the tag alone decides (the same answers as below).
+  if (el.attribs.role === undefined && el.attribs.itemprop === undefined) {
+    switch (el.name) {
+      case 'main':
+        return 'main';
+      case 'article':
+        return 'article';
+      case 'nav':
+      case 'aside':
+        return 'chrome';
+      case 'dialog':
+        return 'junk';
+      default:
+        return undefined;
+    }
+  }
   const role = (el.attribs.role ?? '').toLowerCase();
   if (role === 'main' || el.name === 'main') return 'main';
   if (el.attribs.itemprop?.toLowerCase().includes('articlebody')) return 'main';

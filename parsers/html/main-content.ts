@@ -15,7 +15,7 @@
  *    the safe cleanup (`safeCleanup`): only landmark chrome and chrome/junk-named blocks are dropped.
  */
 import { cloneNode } from 'domhandler';
-import { elements, isAncestor, isTag, textOf, type AnyNode, type Element, type ParentNode } from './dom.ts';
+import { isAncestor, isTag, type AnyNode, type Element, type ParentNode } from './dom.ts';
 import { landmarkOf, namesArticleBody } from './hints.ts';
 import { boilerplateReason, descendable, pruneBoilerplate } from './prune.ts';
 import { blankRedundantAlts, cleanConditionally, dropRepeatedQuotes, dropSiblingCopies, type CopyRegistry } from './region-clean.ts';
@@ -86,13 +86,13 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   const scores = scoreCandidates(root, stats, listings);
   // Short declared bodies are often summaries: trusted only from ~80 words on.
   const declared = opts.articleBody && opts.articleBody.length >= MIN_DECLARED_CHARS ? pickByDeclaredBody(stats, scores, opts.articleBody) : undefined;
-  let top = pickTop(root, stats, scores, listings) ?? declared ?? mainLandmark(root);
+  let top = pickTop(root, stats, scores, listings) ?? declared ?? mainLandmark(stats);
   if (!top) return undefined;
   // A page that marks its main content once: the best paragraphs' container gives way to it (product
   // pages, service pages and forums spread their content over many blocks of that landmark), and the
   // region widens to the prose around it; not when the site names an article body there.
   const named = namedArticleBody(top, stats);
-  const main = named ? undefined : mainLandmark(root);
+  const main = named ? undefined : mainLandmark(stats);
   if (main && isAncestor(main, top)) top = main;
   const merged = mergeSiblings(root, top, stats, scores);
   let region = named ? merged : expandRegion(root, merged, stats, listings);
@@ -136,9 +136,16 @@ export function safeCleanup(root: ParentNode, opts: MainContentOptions = {}): vo
   dropSiblingCopies(root as AnyNode);
 }
 
-/** The page's single main landmark (`main`, `role=main`, `itemprop=articleBody`), if there is exactly one. */
-function mainLandmark(root: ParentNode): Element | undefined {
-  const mains = [...elements(root)].filter((el) => landmarkOf(el) === 'main');
+/**
+ * The page's single main landmark (`main`, `role=main`, `itemprop=articleBody`), if there is exactly
+ * one, among the elements `stats` holds (after pruning: those still under the root; the order does not
+ * matter). Only a `main` element or one with a role or itemprop can be one.
+ */
+function mainLandmark(stats: StatsMap): Element | undefined {
+  const mains: Element[] = [];
+  for (const el of stats.keys()) {
+    if ((el.name === 'main' || el.attribs.role !== undefined || el.attribs.itemprop !== undefined) && landmarkOf(el) === 'main') mains.push(el);
+  }
   const outer = mains.filter((m) => !mains.some((o) => o !== m && isAncestor(o, m)));
   return outer.length === 1 ? outer[0] : undefined;
 }
@@ -149,23 +156,32 @@ function mainLandmark(root: ParentNode): Element | undefined {
  */
 function namedArticleBody(top: Element, stats: StatsMap): boolean {
   const min = (stats.get(top)?.len ?? 0) / 2;
-  let body: Element | undefined = namesArticleBody(top) ? top : undefined;
-  if (!body) {
-    for (const el of elements(top)) {
-      if ((stats.get(el)?.len ?? 0) >= min && namesArticleBody(el)) {
-        body = el;
-        break;
-      }
-    }
-  }
+  const body = namesArticleBody(top) ? top : firstNamedBody(top, min, stats);
   if (!body) return false;
   // Another named container of comparable size elsewhere: the name recurs per post.
   const size = (stats.get(body)?.len ?? 0) * RECURRING_BODY_SHARE;
   for (const el of stats.keys()) {
-    if (!namesArticleBody(el) || (stats.get(el)?.len ?? 0) < size || el === body || isAncestor(el, body) || isAncestor(body, el)) continue;
+    if ((stats.get(el)?.len ?? 0) < size || !namesArticleBody(el) || el === body || isAncestor(el, body) || isAncestor(body, el)) continue;
     return false;
   }
   return true;
+}
+
+/**
+ * The first element under `top` (pre-order) holding at least `min` characters and named as an article
+ * body. An element under `min` has no descendant over it (lengths add up the tree), so its subtree is
+ * skipped.
+ */
+function firstNamedBody(top: Element, min: number, stats: StatsMap): Element | undefined {
+  const stack: AnyNode[] = [];
+  for (let i = top.children.length - 1; i >= 0; i--) stack.push(top.children[i]);
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (!isTag(n) || (stats.get(n)?.len ?? 0) < min) continue;
+    if (namesArticleBody(n)) return n;
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+  }
+  return undefined;
 }
 
 /** Text in the outermost teaser lists (listing.ts) that lie outside the region. */

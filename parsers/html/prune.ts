@@ -168,9 +168,10 @@ const MAX_RECOMMENDATION_SHARE = 0.3;
  */
 function withRecommendations(remove: Element[], stats: StatsMap, total: number): Element[] {
   const sections: Element[] = [];
-  for (const [el, s] of stats) {
+  // keys() and get(), not the [el, stats] generator: the same order, without a generator step per element.
+  for (const el of stats.keys()) {
     // An h1 is the page's own title (a category page may be called "Related Products").
-    if (!HEADING_TAGS.has(el.name) || el.name === 'h1' || s.len > 80 || !el.parent) continue;
+    if (!HEADING_TAGS.has(el.name) || el.name === 'h1' || stats.get(el)!.len > 80 || !el.parent) continue;
     if (!isRecommendationHeading(normalizeSpace(textOf(el)))) continue;
     let block = el;
     for (let p: ParentNode | null = el.parent; p && isTag(p) && p.name !== 'body'; p = p.parent) {

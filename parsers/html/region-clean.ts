@@ -3,7 +3,7 @@
  * drops link lists, leftover widgets, forms, image clusters and near-empty blocks, and "Read more:
  * <link>" promo paragraphs, while never removing headings, code, data tables or the bulk of the text.
  */
-import { detach as detachNode, elements, isTag, normalizeSpace, postOrder, textOf, type AnyNode, type Element, type ParentNode, type Text } from './dom.ts';
+import { detach as detachNode, elements, isAncestor, isTag, normalizeSpace, postOrder, textOf, type AnyNode, type Element, type ParentNode, type Text } from './dom.ts';
 import { classWeight } from './scoring.ts';
 import { linkDensity, type Stats, type StatsMap } from './stats.ts';
 
@@ -154,15 +154,24 @@ export function blankRedundantAlts(nodes: ParentNode[]): void {
   for (const top of nodes) {
     const imgs = isTag(top as Element) && (top as Element).name === 'img' ? [top as Element] : [...elements(top)].filter((e) => e.name === 'img');
     const seen = new Map<unknown, Set<string>>();
+    // Only alt attributes change below, so a context's text and words are read once (a gallery's
+    // images share one context).
+    const texts = new Map<ParentNode, string>();
+    const textAt = (n: ParentNode): string => {
+      let t = texts.get(n);
+      if (t === undefined) texts.set(n, (t = textOf(n as AnyNode)));
+      return t;
+    };
+    const words = new Map<ParentNode, Set<string>>();
     for (const img of imgs) {
       const alt = normalizeSpace(img.attribs.alt ?? '').toLowerCase();
       if (!alt) continue;
-      const words = alt.match(ALT_WORD);
-      if (!words) continue;
+      const altWords = alt.match(ALT_WORD);
+      if (!altWords) continue;
       let ctx: ParentNode | null = img.parent;
       let text = '';
       for (let i = 0; ctx && i < ALT_CONTEXT_LEVELS; i++) {
-        text = textOf(ctx);
+        text = textAt(ctx);
         if (text.trim()) break;
         if (ctx === top) break;
         ctx = ctx.parent;
@@ -176,10 +185,11 @@ export function blankRedundantAlts(nodes: ParentNode[]): void {
       if (!dup) seen.set(key, new Set([alt]));
       else dup.add(alt);
       if (!text.trim()) continue;
-      const have = wordsUnder(ctx!);
+      let have = words.get(ctx!);
+      if (!have) words.set(ctx!, (have = wordsUnder(ctx!)));
       // In a card (short context) an alt mostly made of the card's words repeats it; in a longer
       // context common words match anything, so every word must be there.
-      const distinct = new Set(words);
+      const distinct = new Set(altWords);
       const need = text.length <= MAX_CARD_CONTEXT_CHARS ? distinct.size * ALT_REPEAT_SHARE : distinct.size;
       let found = 0;
       for (const w of distinct) if (have.has(w)) found++;
@@ -205,8 +215,12 @@ export function dropRepeatedQuotes(nodes: ParentNode[]): void {
   const seen = new Set<string>();
   const window: string[] = [];
   const remove: Element[] = [];
+  // Text after the last quote is compared with nothing: the walk ends once that quote is judged.
+  const lastQuote = quotes[quotes.length - 1];
+  let done = false;
   // Walks the text in document order; a quote is judged against what came before it, then skipped.
   const visit = (node: AnyNode, inQuote: Element | undefined, quoteShingles: string[] | undefined): void => {
+    if (done) return;
     if (node.type === 'text') {
       for (const w of ((node as Text).data.toLowerCase().match(QUOTE_WORD) ?? [])) {
         window.push(w);
@@ -228,6 +242,7 @@ export function dropRepeatedQuotes(nodes: ParentNode[]): void {
       const hits = shingles.filter((s) => seen.has(s)).length;
       if (shingles.length && hits >= shingles.length * REPEATED_QUOTE_SHARE) remove.push(node);
       else for (const s of shingles) seen.add(s);
+      done = node === lastQuote || isAncestor(node, lastQuote);
       return;
     }
     for (const c of node.children) visit(c, inQuote, quoteShingles);

@@ -234,7 +234,9 @@ export function pickByDeclaredBody(stats: StatsMap, scores: Map<Element, number>
   let size = 0;
   for (const n of reference.values()) size += n;
   if (size < 20) return undefined;
-  const ranked = [...scores.keys()].sort((a, b) => finalScore(b, scores, stats) - finalScore(a, scores, stats)).slice(0, 30);
+  // Each final score computed once, not once per comparison (the same order: the same comparisons).
+  const byScore = [...scores.keys()].map((el) => ({ el, score: finalScore(el, scores, stats) }));
+  const ranked = byScore.sort((a, b) => b.score - a.score).slice(0, 30).map((x) => x.el);
   const pool = new Set<Element>();
   for (const el of ranked) {
     let cur: Element | null = el;

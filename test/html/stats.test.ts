@@ -55,3 +55,14 @@ describe('stats after pruning', () => {
     expect(lead.img).toBe(0);
   });
 });
+
+describe('ownCommas', () => {
+  test('counts the commas paragraph scoring reads: own text and a/span/em/strong/b/i inside, not nested blocks', () => {
+    const root = bodyOf(parseHtml('<div id="d">a, b、c،d，<a href="/x">e, f</a><span><em>g,</em><code>h,</code></span><p>i, j</p>k﹐l</div>'));
+    const stats = computeStats(root);
+    const div = [...stats.keys()].find((el) => el.attribs.id === 'd')!;
+    // 4 in the text, 1 in the link, 1 in the em; not the code's, not the paragraph's; U+FE50 is no scoring comma
+    expect(stats.get(div)!.ownCommas).toBe(6);
+    expect(stats.get(div)!.commas).toBe(9);
+  });
+});
