@@ -16,7 +16,7 @@ import { getDomain } from 'tldts';
 import type { EngineRequest } from '../../../core/plugin.ts';
 import type { Logger } from '../../../core/log.ts';
 import type { TargetGate } from '../../proxy/gate/target-gate.ts';
-import { AD_BLOCK_PATTERNS, COOKIE_BANNER_CSS, installCookieBannerStyle, isAdRequest } from './adblock.ts';
+import { AD_BLOCK_URLS, COOKIE_BANNER_CSS, installCookieBannerStyle, isAdRequest } from './adblock.ts';
 import { createHostGuard, type HostGuard, type HostVerdict, type Lookup } from '../../../core/net/host-guard.ts';
 import { threatVerdict, type ThreatBlock } from '../../../core/threat/check.ts';
 import { acceptLanguage, locationEmulation } from '../../../core/scrape/location.ts';
@@ -205,7 +205,7 @@ export async function preparePage(page: Page, request: EngineRequest, opts: Prep
   const blockAds = options.blockAds !== false;
   if (blockAds) {
     pending.push(
-      cdp.send('Network.setBlockedURLs', { urlPatterns: AD_BLOCK_PATTERNS.map((urlPattern) => ({ urlPattern, block: true })) }),
+      cdp.send('Network.setBlockedURLs', { urls: AD_BLOCK_URLS }),
       page.evaluateOnNewDocument(installCookieBannerStyle, COOKIE_BANNER_CSS),
     );
     page.on('requestfailed', (r) => {
