@@ -44,10 +44,10 @@ const AD_PATH = new RegExp(`/(?:${AD_PATH_SEGMENTS.join('|')})(?:[/._-]|$)|/(?:$
  * `Network.setBlockedURLs` (`urls`): per host, the host and its subdomains with and without a port;
  * per path rule, the segment after any `/`. Chromium matches them against the whole URL, case
  * sensitive (paths match in lower case only; hosts are lower case in a URL), so a subresource whose
- * query string holds an ad URL is blocked too. Wildcards and not the
- * newer `urlPatterns` (URLPattern syntax, no regular expressions): each page's renderer compiles
- * every URLPattern, ~10 ms of Chromium CPU a page for these ~200, while wildcards cost nothing
- * measurable (bench/browser/README.md).
+ * query string holds an ad URL is blocked too. Wildcards and not the newer `urlPatterns` (URLPattern
+ * syntax, no regular expressions): each page's renderer compiles every URLPattern, ~10 ms of
+ * Chromium CPU a page for ~200 of them, while wildcards cost nothing measurable
+ * (bench/browser/README.md).
  */
 export const AD_BLOCK_URLS: string[] = [
   ...AD_HOSTS.flatMap((h) => [`*://${h}/*`, `*://*.${h}/*`, `*://${h}:*`, `*://*.${h}:*`]),
