@@ -340,6 +340,12 @@ describe('blockAds', () => {
     expect(adHits()).toBe(before);
   });
 
+  test('the scraped URL itself is never blocked as an ad, only what its page loads', async () => {
+    const res = await run(site.url('/pagead/show_ads.js'));
+    expect(res.statusCode).toBe(200);
+    expect(new TextDecoder().decode(res.body)).toContain('AD LOADED');
+  });
+
   test('with blockAds false the same requests go through', async () => {
     const before = adHits();
     const res = await run(site.url('/ads'), { blockAds: false });

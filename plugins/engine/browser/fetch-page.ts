@@ -107,6 +107,7 @@ async function scrapeOnPage(
     response = await page.goto(request.url, { waitUntil: 'domcontentloaded', timeout: Math.max(1, job.remaining()) });
   } catch (e) {
     // A document the browser does not show (a PDF in the headless shell, any download) is read as bytes.
+    if (/net::ERR_ABORTED/.test(String((e as Error)?.message))) await state.navigationEnded(Math.min(1_000, job.remaining()));
     if (!state.refusedNavigation && !lease.crashed && isDocumentDownload(e, state)) download = true;
     else throw navigationError(e, request, state, lease.crashed);
   }

@@ -2,20 +2,22 @@
  * Prepares a leased page for one scrape: TLS policy (`skipTlsVerification`), user agent and device
  * (`mobile`), request headers, `location` (Accept-Language, navigator.languages, Intl locale, time zone),
  * dialogs and pop-ups dismissed, the context's guarding proxy configured (SSRF policy, proxy route,
- * byte cap: it carries every connection of the context, workers and WebSockets included), and request
- * interception doing three jobs on every request the page makes: an early SSRF check (sharing the
- * gate's DNS answers, so both judge the same addresses), `blockAds`, and adding the request's
- * `headers` to requests for the target's own site only (cookies and tokens never go to third parties). What happened on the
- * network (the main document's response, a refused navigation, a tab crash) is recorded in the returned
- * state for the engine to report.
+ * byte cap: it carries every connection of the context, workers and WebSockets included, and is the
+ * SSRF guard), `blockAds` as URL patterns Chromium applies itself (adblock.ts), and, only for a scrape
+ * that needs it, request interception (a round trip to Trawl for every request the page makes): for
+ * `threatProtection` on navigations, and to add the request's `headers` to requests for the target's
+ * own site only (cookies and tokens never go to third parties); an intercepted request also gets an
+ * early SSRF check (sharing the gate's DNS answers) and the ad check. What happened on the network
+ * (the main document's response, a refused navigation, a tab crash) is recorded in the returned
+ * state for the engine to report. The DevTools commands go through the page's own session.
  */
 import type { Browser, CDPSession, HTTPRequest, HTTPResponse, Page, Protocol } from 'puppeteer-core';
 import { getDomain } from 'tldts';
 import type { EngineRequest } from '../../../core/plugin.ts';
 import type { Logger } from '../../../core/log.ts';
 import type { TargetGate } from '../../proxy/gate/target-gate.ts';
-import { COOKIE_BANNER_CSS, installCookieBannerStyle, isAdRequest } from './adblock.ts';
-import { createHostGuard, type HostVerdict, type Lookup } from '../../../core/net/host-guard.ts';
+import { AD_BLOCK_URLS, COOKIE_BANNER_CSS, installCookieBannerStyle, isAdRequest } from './adblock.ts';
+import { createHostGuard, type HostGuard, type HostVerdict, type Lookup } from '../../../core/net/host-guard.ts';
 import { threatVerdict, type ThreatBlock } from '../../../core/threat/check.ts';
 import { acceptLanguage, locationEmulation } from '../../../core/scrape/location.ts';
 import { trackNetwork } from './wait.ts';
@@ -50,7 +52,14 @@ export interface PageState {
   navigationUrl?: string;
   /** The context's guarding proxy (why it refused or could not reach a host). */
   gate: TargetGate;
+  /** The page's own DevTools session. */
   cdp: CDPSession;
+  /**
+   * Resolves once the latest main-frame navigation request has finished or failed (its response
+   * event, if any, came before), or after `capMs`. A denied download fails `page.goto` with
+   * ERR_ABORTED, and that answer can arrive before the document's response event.
+   */
+  navigationEnded(capMs: number): Promise<void>;
 }
 
 export interface PrepareOptions {
@@ -91,8 +100,33 @@ export async function preparePage(page: Page, request: EngineRequest, opts: Prep
     maxBytes: opts.maxBytes,
     log: opts.log,
   });
-  const [cdp, browser] = await Promise.all([page.createCDPSession(), identity(page.browser())]);
-  const state: PageState = { refused: 0, adsBlocked: 0, crashed: false, cdp, gate: opts.gate };
+  const cdp = pageSession(page);
+  const browser = await identity(page.browser());
+  let navigation: { request: HTTPRequest; ended: boolean } | undefined;
+  const navigationWaiters = new Set<() => void>();
+  const state: PageState = {
+    refused: 0,
+    adsBlocked: 0,
+    crashed: false,
+    cdp,
+    gate: opts.gate,
+    navigationEnded: (capMs) =>
+      new Promise<void>((resolve) => {
+        if (!navigation || navigation.ended) return resolve();
+        const done = () => {
+          clearTimeout(timer);
+          navigationWaiters.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, Math.max(0, capMs));
+        navigationWaiters.add(done);
+      }),
+  };
+  const navigationEnd = (r: HTTPRequest) => {
+    if (navigation?.request !== r) return;
+    navigation.ended = true;
+    for (const w of [...navigationWaiters]) w();
+  };
   const options = request.options;
   const pending: Promise<unknown>[] = [];
 
@@ -157,23 +191,37 @@ export async function preparePage(page: Page, request: EngineRequest, opts: Prep
     if (r.request().isNavigationRequest() && r.frame() === page.mainFrame()) state.mainResponse = r;
   });
   page.on('request', (r) => {
-    if (r.isNavigationRequest() && r.frame() === page.mainFrame()) state.navigationUrl = r.url();
+    if (!r.isNavigationRequest() || r.frame() !== page.mainFrame()) return;
+    state.navigationUrl = r.url();
+    navigation = { request: r, ended: false };
   });
+  page.on('requestfinished', navigationEnd);
+  page.on('requestfailed', navigationEnd);
   pending.push(page.setBypassServiceWorker(true));
 
   // The proxy route and its credentials are the gate's business: Chromium only ever sees the gate.
 
-  // Interception: early SSRF check and ad blocking.
-  const guard = request.targets.allowAll ? undefined : createHostGuard(request.targets, resolver.addresses);
+  // Ads: Chromium matches the patterns itself (subresources only; a navigation is never an ad here).
   const blockAds = options.blockAds !== false;
-  if (guard || blockAds || hasSiteHeaders || options.threatProtection) {
-    page.on('request', (req) => void decide(req).catch(() => undefined));
+  if (blockAds) {
+    pending.push(
+      cdp.send('Network.setBlockedURLs', { urls: AD_BLOCK_URLS }),
+      page.evaluateOnNewDocument(installCookieBannerStyle, COOKIE_BANNER_CSS),
+    );
+    page.on('requestfailed', (r) => {
+      if (r.failure()?.errorText === BLOCKED_BY_PATTERN) state.adsBlocked++;
+    });
+  }
+  // Interception only for what needs a decision per request: the gate is the SSRF guard of every
+  // connection, so without threatProtection or site headers no request waits for a round trip to us.
+  if (hasSiteHeaders || options.threatProtection) {
+    const guard = request.targets.allowAll ? undefined : createHostGuard(request.targets, resolver.addresses);
+    page.on('request', (req) => void decide(req, guard).catch(() => undefined));
     pending.push(page.setRequestInterception(true));
   }
-  if (blockAds) pending.push(page.evaluateOnNewDocument(installCookieBannerStyle, COOKIE_BANNER_CSS));
   await Promise.all(pending);
 
-  async function decide(req: HTTPRequest): Promise<void> {
+  async function decide(req: HTTPRequest, guard: HostGuard | undefined): Promise<void> {
     if (req.isInterceptResolutionHandled()) return;
     const url = req.url();
     const scheme = url.slice(0, Math.max(0, url.indexOf(':'))).toLowerCase();
@@ -208,6 +256,21 @@ export async function preparePage(page: Page, request: EngineRequest, opts: Prep
   }
 
   return state;
+}
+
+/** What puppeteer reports for a request `Network.setBlockedURLs` blocked. */
+const BLOCKED_BY_PATTERN = 'inspector';
+
+/**
+ * The page's own DevTools session (puppeteer keeps it private; Crawlee's blockRequests uses it the
+ * same way): commands on it need no second session attached to the page, and `Network.setBlockedURLs`
+ * only acts on a session whose Network domain is enabled.
+ * @throws Error when a puppeteer upgrade removed it (every browser test then fails at once)
+ */
+function pageSession(page: Page): CDPSession {
+  const client = (page as unknown as { _client?: () => CDPSession })._client;
+  if (typeof client === 'function') return client.call(page);
+  throw new Error('[browser] puppeteer no longer exposes the page session (Page._client)');
 }
 
 /** Lower-cased header names, hop-by-hop and unsafe values dropped. */
