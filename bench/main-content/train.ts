@@ -26,7 +26,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { cleanDom } from '../../parsers/html/clean.ts';
 import { nodesToMarkdown } from '../../formats/markdown/convert.ts';
-import { addable, FEATURES, MAX_DROP_SHARE, regionFeatures, training, type BlockModelWeights, type BlockPage, type Vocabulary } from './block-model.ts';
+import { addable, FEATURES, MAX_DROP_SHARE, predict, regionFeatures, training, type BlockModelWeights, type BlockPage, type Vocabulary } from './block-model.ts';
 import { markdownToText, tokens } from './f1.ts';
 
 const DATA = join(import.meta.dir, '../../../shared/data/wcxb-dev');
@@ -346,16 +346,6 @@ function train(idx: number[], nTrees: number, depth: number, rate: number): Bloc
   return { near: nearTop.words, far: farTop.words, base: round(base), rate, trees, drop: 0, add: 1 };
 }
 
-function predict(m: BlockModelWeights, x: Float64Array): number {
-  let z = m.base;
-  for (const t of m.trees) {
-    let nd = 0;
-    while (t.f[nd] >= 0) nd = x[t.f[nd]] <= t.t[nd] ? t.l[nd] : t.r[nd];
-    z += m.rate * t.v[nd];
-  }
-  return 1 / (1 + Math.exp(-z));
-}
-
 // ---- thresholds on out-of-fold predictions ----
 const nTrees = Number(args.trees);
 const depth = Number(args.depth);
@@ -373,7 +363,7 @@ for (let k = 0; k < 3; k++) {
   const testIdx: number[] = [];
   rows.page.forEach((pi, r) => (fold(pi) === k ? testIdx : trainIdx).push(r));
   const m = train(trainIdx, nTrees, depth, rate);
-  for (const r of testIdx) oof[r] = predict(m, rows.x[r]);
+  for (const r of testIdx) oof[r] = predict(rows.x[r], m);
   console.log(`fold ${k}: ${trainIdx.length} train rows, ${testIdx.length} test rows, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }
 
