@@ -10,6 +10,8 @@
  *   class name also says "article/content/post..." (`article-header` is part of the article).
  * - `meta`: bylines, dates, tags, author boxes, a poster's profile box: dropped only when small.
  * - `positive`: names content containers use (article, content, post, entry, story, body, text ...).
+ * - `soft`: a name whose only boilerplate words are marketing ones (`promo`, `cta`, `secondary`): chrome,
+ *   except for a block of prose (stats.ts `softProse`).
  */
 import type { AnyNode, Element } from './dom.ts';
 
@@ -79,11 +81,20 @@ export function classTokens(name: string): string[] {
 export interface Hints {
   junk: boolean;
   chrome: boolean;
+  /** Boilerplate only by soft words (`promo`, `cta`, `secondary`), set with `chrome`: prose under it is content (prune.ts). */
+  soft?: boolean;
   meta: boolean;
   positive: boolean;
 }
 
-type Kind = keyof Hints | undefined;
+type Kind = 'junk' | 'chrome' | 'meta' | 'positive' | 'soft' | undefined;
+
+/**
+ * Boilerplate words that also name a marketing page's own sections (`cmp-promo__content`, `cta-block`,
+ * `element__secondary`): a name whose only boilerplate words are these is `soft`, chrome except for
+ * blocks of prose (prune.ts).
+ */
+const SOFT = new Set(['cta', 'promo', 'promos', 'promotion', 'secondary']);
 
 /** classifyName results by name: class names repeat across a page and across a site's pages. */
 const kinds = new Map<string, Kind>();
@@ -114,7 +125,6 @@ function isChromeCompound(token: string): boolean {
 function classify(name: string): Kind {
   const tokens = classTokens(name);
   if (!tokens.length || STATE_PREFIX.has(tokens[0]) && tokens.length > 1) return undefined;
-  if (tokens.some((t) => JUNK.has(t))) return 'junk';
   let head = tokens[tokens.length - 1];
   for (let i = tokens.length - 1; i >= 0; i--) {
     if (!MODIFIERS.has(tokens[i])) {
@@ -123,6 +133,14 @@ function classify(name: string): Kind {
     }
   }
   const anyChrome = tokens.some((t) => (CHROME.has(t) && !HEAD_ONLY_CHROME.has(t)) || isChromeCompound(t));
+  const kind = classifyWords(tokens, head, anyChrome);
+  if (kind !== 'junk' && kind !== 'chrome') return kind;
+  return tokens.every((t) => SOFT.has(t) || !(JUNK.has(t) || CHROME.has(t) || isChromeCompound(t))) ? 'soft' : kind;
+}
+
+/** The kind of a name from its tokens, its head word and whether any token is a chrome word. */
+function classifyWords(tokens: string[], head: string, anyChrome: boolean): Kind {
+  if (tokens.some((t) => JUNK.has(t))) return 'junk';
   if (CHROME.has(head)) return HEADERISH.has(head) && tokens.some((t) => ARTICLEISH.has(t)) ? 'meta' : 'chrome';
   if (META.has(head)) return 'meta';
   if (POSITIVE.has(head) && !anyChrome) return 'positive';
@@ -183,7 +201,13 @@ export function hintsOf(el: Element): Hints {
   if (id && id.length < 80 && !isSlugId(id, el)) names.push(id);
   for (const name of names) {
     const kind = classifyName(name);
-    if (kind) h[kind] = true;
+    if (kind === 'soft') {
+      if (!h.chrome) h.soft = true;
+      h.chrome = true;
+    } else if (kind) {
+      h[kind] = true;
+      if (kind === 'chrome') h.soft = false;
+    }
   }
   (el as Hinted)[HINTS] = h;
   return h;

@@ -8,7 +8,7 @@
  */
 import { detach, elements, HEADING_TAGS, INLINE_TAGS, isAncestor, isTag, normalizeSpace, relink, Text, textOf, type Element, type ParentNode } from './dom.ts';
 import { classifyName, hintsOf, isJunkPhrase, isRecommendationHeading, landmarkOf, neutralizeHints } from './hints.ts';
-import type { StatsMap } from './stats.ts';
+import { softProse, type StatsMap } from './stats.ts';
 
 /** Content elements never pruned for their class names (`h2.anchorWithStickyNavbar` is a heading). */
 const HINT_EXEMPT = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'pre', 'blockquote']);
@@ -75,7 +75,11 @@ export function boilerplateReason(el: Element, stats: StatsMap, total: number, s
   if (HINT_EXEMPT.has(el.name)) return undefined;
   if (safeOnly) return (h.junk || (h.chrome && !h.positive)) && share < MAX_PRUNE_SHARE && !containsContentLandmark(el) ? 'hint' : undefined;
   if (mark === 'main' || mark === 'article') return undefined;
-  if ((h.junk || h.chrome) && !h.positive && share < MAX_PRUNE_SHARE && !containsContentLandmark(el)) return h.junk ? 'junk' : 'chrome';
+  if ((h.junk || h.chrome) && !h.positive && share < MAX_PRUNE_SHARE && !containsContentLandmark(el) && !(s && softProse(el, s))) {
+    // A name that is chrome only by soft words (`promo`, `cta`) prunes link lists and short teasers,
+    // not the prose sections of a service page.
+    return h.junk ? 'junk' : 'chrome';
+  }
   if (h.junk && share < 0.1 && !containsContentLandmark(el)) return 'junk';
   if (h.meta && !h.positive && s && s.len < 300 && s.headings === 0) return 'meta';
   if (s && s.input > 0 && (el.name === 'form' || s.len - s.link <= MAX_CONTROL_TEXT) && s.len < 400 && s.input > Math.floor(s.p / 3) && s.pre === 0 && s.table === 0 && s.headings <= 1) return 'form';
@@ -233,7 +237,7 @@ function boilerplateNames(el: Element): string[] {
   for (const name of names) {
     if (!name || name.length >= 80) continue;
     const kind = classifyName(name);
-    if (kind === 'junk' || kind === 'chrome') out.push(name.replace(/\d+/g, '0'));
+    if (kind === 'junk' || kind === 'chrome' || kind === 'soft') out.push(name.replace(/\d+/g, '0'));
   }
   return out;
 }

@@ -5,7 +5,7 @@
  */
 import { detach as detachNode, elements, isAncestor, isTag, normalizeSpace, postOrder, textOf, type AnyNode, type Element, type ParentNode, type Text } from './dom.ts';
 import { classWeight } from './scoring.ts';
-import { linkDensity, type Stats, type StatsMap } from './stats.ts';
+import { linkDensity, softProse, type Stats, type StatsMap } from './stats.ts';
 
 const CONDITIONAL_TAGS = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'header', 'footer', 'aside', 'figure', 'center', 'nav', 'menu']);
 
@@ -41,7 +41,8 @@ export function cleanConditionally(region: ParentNode[], stats: StatsMap, scores
 }
 
 function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element, number>, regionLen: number): boolean {
-  const weight = classWeight(el);
+  // A block of prose under a soft name (`promo`, `cta`: hints.ts) is not penalized for its name.
+  const weight = softProse(el, s) ? Math.max(0, classWeight(el)) : classWeight(el);
   const ld = linkDensity(s);
   const core = innermost(el, stats);
   const isList = core.name === 'ul' || core.name === 'ol' || core.name === 'dl';

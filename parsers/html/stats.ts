@@ -5,6 +5,7 @@
  * count non-whitespace characters so indentation and markup layout do not matter.
  */
 import { INLINE_TAGS, isTag, isText, postOrder, type AnyNode, type Element, type ParentNode } from './dom.ts';
+import { hintsOf } from './hints.ts';
 
 export interface Stats {
   /** Non-whitespace characters of all text inside. */
@@ -270,4 +271,18 @@ function aggregate(el: Element, map: StatsMap): Stats {
 export function linkDensity(s: Stats | undefined): number {
   if (!s || s.len === 0) return 0;
   return Math.min(1, s.link / s.len);
+}
+
+/** Characters outside links, and the largest link density, of a block of prose (softProse). */
+const PROSE_TEXT = 200;
+const PROSE_LINK_DENSITY = 0.25;
+
+/**
+ * Whether `el` is boilerplate only by soft class words (`promo`, `cta`, `secondary`: hints.ts) and
+ * reads as prose: at least 200 characters outside links and link density under 0.25. Such a block is
+ * a marketing page's own section, not a teaser (prune.ts, region-clean.ts).
+ */
+export function softProse(el: Element, s: Stats): boolean {
+  const h = hintsOf(el);
+  return !!h.soft && !h.junk && s.input === 0 && s.len - s.link >= PROSE_TEXT && s.link < s.len * PROSE_LINK_DENSITY;
 }

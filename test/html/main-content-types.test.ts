@@ -307,6 +307,18 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('hover image');
     expect(out).toContain('![the team of the company in the workshop at dusk]');
   });
+  test('a promo- or cta-named section of prose is content; a promo teaser of links is pruned', () => {
+    const para = (i: number, n: number) => `<p>Service line ${i}, part ${n}, brings engineering-led design, deep industry knowledge, data-driven insight and, above all, people who listen, plan, build and measure, to the platforms at the heart of your business.</p>`;
+    const section = (i: number) => `<div class="cmp-promo__content"><h3>Service line ${i}</h3>${para(i, 1)}${para(i, 2)}${para(i, 3)}</div>`;
+    const teaser = '<div class="promo-banner"><a href="/offer">Spring offer</a> <a href="/offer">Save on every plan</a> <a href="/offer">Shop now</a></div>';
+    const html = `<body>${nav}<div class="page"><h1>Our services</h1>${Array.from({ length: 16 }, (_, i) => prose('Service', i)).join('')}<div class="grid">${section(2)}</div>${teaser}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Service paragraph 7');
+    expect(out).toContain('Service line 2, part 3, brings engineering-led design');
+    expect(out).not.toContain('Spring offer');
+    expect(classifyName('cmp-promo__content')).toBe('soft');
+    expect(classifyName('promo-share-bar')).toBe('junk');
+  });
   test('a section rendered once per screen size (copies hidden by CSS) comes out once', () => {
     const hero = '<h2>Plan together</h2><p>Boards, docs and timelines in one place, so the whole team sees the same plan and nobody works from an old copy.</p>';
     const html = `<body>${nav}<main><div class="hero"><div class="variant-desktop">${hero}</div><div class="variant-tablet">${hero}</div><div class="variant-phone">${hero}</div></div>${prose('Service', 1)}${prose('Service', 2)}<ul><li>Yes</li><li>Yes</li></ul></main></body>`;
