@@ -1,6 +1,8 @@
 /**
  * Speed guards: large pages must convert in seconds, not minutes (stack.md: turndown manages a few
- * MiB/s; a badly serialized page used to take minutes). Bounds are generous for a loaded 2-core CI box.
+ * MiB/s; a badly serialized page used to take minutes). The bounds catch hangs and quadratic walks
+ * (minutes), not speed: the 4 MiB page takes ~4 s of cleaning on a quiet 2-core box, and a 20 s bound
+ * failed once beside a type check, so each bound is ~15x the quiet time. Speed is measured in bench/.
  */
 import { describe, expect, test } from 'bun:test';
 import { existsSync } from 'node:fs';
@@ -42,9 +44,9 @@ describe('large pages', () => {
     expect(md).toContain('```js\nfunction f0(a, b) {\n  return a < b && b > 0; // </script>\n}\n```');
     expect(md).toContain('| k0 | v0 \\| pipe |');
     expect(md).not.toContain('Footer');
-    expect(cleanMs + fullMs).toBeLessThan(20_000);
-    expect(mdMs).toBeLessThan(30_000);
-  }, 90_000);
+    expect(cleanMs + fullMs).toBeLessThan(60_000);
+    expect(mdMs).toBeLessThan(60_000);
+  }, 240_000);
 
   test('pathological shapes: one huge text node, many tiny links, deep inline nesting', () => {
     const huge = `<p>${'word '.repeat(400_000)}</p>`;
@@ -53,9 +55,9 @@ describe('large pages', () => {
     for (const html of [huge, links, inline]) {
       const [md, ms] = timed(() => htmlToMarkdown(cleanHtml(html, { url: 'https://site.example/', onlyMainContent: true })));
       expect(md.length).toBeGreaterThan(0);
-      expect(ms).toBeLessThan(20_000);
+      expect(ms).toBeLessThan(60_000);
     }
-  }, 90_000);
+  }, 240_000);
 
   const nodeAll = '/usr/share/doc/nodejs/api/all.html';
   test.skipIf(!existsSync(nodeAll))('real 5.8 MB page (nodejs-doc all.html) converts in seconds', async () => {
@@ -63,6 +65,6 @@ describe('large pages', () => {
     const [md, ms] = timed(() => htmlToMarkdown(cleanHtml(html, { url: 'https://nodejs.example/api/all.html', onlyMainContent: true })));
     expect(md).toContain('# ');
     expect(md.length).toBeGreaterThan(1_000_000);
-    expect(ms).toBeLessThan(45_000);
-  }, 90_000);
+    expect(ms).toBeLessThan(90_000);
+  }, 180_000);
 });
