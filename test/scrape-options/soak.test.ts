@@ -116,4 +116,4 @@ test(`${TOTAL} browser scrapes, ${PARALLEL} at a time: all answered, memory back
   await trawl.stop();
   await Bun.sleep(500);
   expect(chromiumPids(dataDir)).toEqual([]);
-});
+}, 600_000); // a hang bound: ~45 s on a quiet 2-core box, several times that beside other jobs
