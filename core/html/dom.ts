@@ -213,6 +213,17 @@ export function hasAncestor(el: AnyNode, test: (a: Element) => boolean): boolean
   return false;
 }
 
+/**
+ * Whether a UTF-16 code unit is white space as JavaScript's `\s` and `trim` define it (WhiteSpace and
+ * LineTerminator): for scans that must agree with `normalizeSpace` and the regexes without running one.
+ */
+export function isSpaceCode(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 160) return false;
+  return c === 160 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f ||
+    c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
 /** Whether `a` is a strict ancestor of `b`. */
 export function isAncestor(a: AnyNode, b: AnyNode): boolean {
   for (let p = b.parent; p; p = p.parent) if (p === a) return true;

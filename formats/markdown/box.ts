@@ -4,12 +4,11 @@
  * parents can merge line breaks without rescanning long strings), the whitespace at the edges of its
  * text content (for turndown's flanking-whitespace rule), and the context its rules need.
  */
-import { isTag, type AnyNode, type Element } from '../../core/html/dom.ts';
+import { isSpaceCode, isTag, type AnyNode, type Element } from '../../core/html/dom.ts';
 import { textChildren } from './collapse.ts';
 import type { RuleContext, Scope } from './rules.ts';
 import { BLOCK, CAPTION, CELL, CODE, LINK, MEANINGFUL, PART, REMOVE, SECTION, TABLE, VOID, tagFlags } from './tags.ts';
 import { tableInfo } from './tables.ts';
-import { isWs } from './text.ts';
 
 const NO_NODES: AnyNode[] = [];
 const NO_ITEMS: (string | Box)[] = [];
@@ -97,14 +96,14 @@ export function addText(b: Box, s: string): void {
   const n = s.length;
   if (!n) return;
   let p = 0;
-  while (p < n && isWs(s.charCodeAt(p))) p++;
+  while (p < n && isSpaceCode(s.charCodeAt(p))) p++;
   if (p === n) {
     if (b.allWs) b.lead += s;
     else b.trail += s;
     return;
   }
   let q = n;
-  while (isWs(s.charCodeAt(q - 1))) q--;
+  while (isSpaceCode(s.charCodeAt(q - 1))) q--;
   if (b.allWs) {
     if (p) b.lead += s.slice(0, p);
     b.allWs = false;

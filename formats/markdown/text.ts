@@ -5,6 +5,7 @@
  * blank lines, no trailing spaces except hard breaks, no empty list items, headings or links; fenced
  * code untouched) and base64 image placeholders (interface.md `removeBase64Images`).
  */
+import { isSpaceCode } from '../../core/html/dom.ts';
 
 // Characters that can need an escape, as bits (one scan finds which replacements can apply).
 const BACKSLASH = 1;
@@ -76,16 +77,10 @@ export function removeBase64FromMarkdown(md: string): string {
 
 const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
 
-/** Whether a UTF-16 code unit is JavaScript whitespace (`\s`). */
-export function isWs(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
-}
-
 /** `FENCE.exec(line)`, skipping the regex for lines that cannot open or close a fence. */
 function fenceOf(line: string): RegExpExecArray | null {
   let p = 0;
-  while (p < 4 && p < line.length && isWs(line.charCodeAt(p))) p++;
+  while (p < 4 && p < line.length && isSpaceCode(line.charCodeAt(p))) p++;
   const c = line.charCodeAt(p);
   return c === 96 || c === 126 ? FENCE.exec(line) : null;
 }
@@ -114,7 +109,7 @@ export function tidyMarkdown(md: string): string {
     // Links without text or target go; a single leading space is a whitespace artifact (indents
     // that mean something are 2+ spaces).
     if (line.includes('](')) line = line.replace(/(?<!!)\[\s*\]\([^()\s]*\)/g, '');
-    if (line.charCodeAt(0) === 32 && line.length > 1 && !isWs(line.charCodeAt(1))) line = line.slice(1);
+    if (line.charCodeAt(0) === 32 && line.length > 1 && !isSpaceCode(line.charCodeAt(1))) line = line.slice(1);
     line = line.trimEnd();
     // Bullets and headings left without text go.
     const last = line.charCodeAt(line.length - 1);

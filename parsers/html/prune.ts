@@ -232,8 +232,9 @@ const REPLIES = /comment|repl(y|ies)|respon|disqus/i;
  */
 function boilerplateNames(el: Element): string[] {
   const out: string[] = [];
+  const names = (el.attribs.class ?? '').split(/\s+/);
   const id = el.attribs.id;
-  const names = id && id.length < 80 && /\d/.test(id) ? [...(el.attribs.class ?? '').split(/\s+/), id] : (el.attribs.class ?? '').split(/\s+/);
+  if (id && id.length < 80 && /\d/.test(id)) names.push(id);
   for (const name of names) {
     if (!name || name.length >= 80) continue;
     const kind = classifyName(name);

@@ -3,7 +3,7 @@
  * drops link lists, leftover widgets, forms, image clusters and near-empty blocks, and "Read more:
  * <link>" promo paragraphs, while never removing headings, code, data tables or the bulk of the text.
  */
-import { detach as detachNode, elements, isAncestor, isTag, normalizeSpace, postOrder, textOf, type AnyNode, type Element, type ParentNode, type Text } from './dom.ts';
+import { detach as detachNode, elements, isAncestor, isSpaceCode, isTag, normalizeSpace, postOrder, textOf, type AnyNode, type Element, type ParentNode, type Text } from './dom.ts';
 import { classWeight } from './scoring.ts';
 import { linkDensity, softProse, type Stats, type StatsMap } from './stats.ts';
 
@@ -299,20 +299,13 @@ function trimmedLength(m: Measure): number {
   return len - (m & 2 ? 1 : 0) - (m & 1);
 }
 
-/** Whether a UTF-16 code unit is white space for `\s` and `trim` (WhiteSpace and LineTerminator). */
-function isSpace(c: number): boolean {
-  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
-  if (c < 160) return false;
-  return c === 160 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
-}
-
 function measureText(s: string): Measure {
   const n = s.length;
   if (!n) return 0;
   let len = 0;
   let inRun = false;
   for (let i = 0; i < n; i++) {
-    if (isSpace(s.charCodeAt(i))) {
+    if (isSpaceCode(s.charCodeAt(i))) {
       if (!inRun) len++;
       inRun = true;
     } else {
@@ -320,7 +313,7 @@ function measureText(s: string): Measure {
       inRun = false;
     }
   }
-  return len * 4 + (isSpace(s.charCodeAt(0)) ? 2 : 0) + (inRun ? 1 : 0);
+  return len * 4 + (isSpaceCode(s.charCodeAt(0)) ? 2 : 0) + (inRun ? 1 : 0);
 }
 
 /** Text of a node as dropSiblingCopies reads it: text nodes, inside elements (and the document) only. */
@@ -345,7 +338,7 @@ function distantOriginal(registry: CopyRegistry, len: number, key: string, el: A
   for (let j = entries.length - 1; j >= 0; j--) {
     const e = entries[j];
     e.key ??= copyKey(e.node);
-    if (e.key === key) return !!e.node.parent && !isUnder(e.node, el);
+    if (e.key === key) return !!e.node.parent && !isAncestor(el, e.node);
   }
   return false;
 }
@@ -418,11 +411,5 @@ function isSection(el: Element): boolean {
   if (!SECTION_TAGS.has(el.name)) return false;
   let n = 0;
   for (const c of el.children) if (isTag(c) && ++n >= 2) return true;
-  return false;
-}
-
-/** Whether `node` lies under `el`. */
-function isUnder(node: AnyNode, el: AnyNode): boolean {
-  for (let p = node.parent; p; p = p.parent) if (p === el) return true;
   return false;
 }

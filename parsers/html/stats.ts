@@ -4,7 +4,7 @@
  * as one paragraph) and counts of paragraphs, images, list items, form controls and commas. Lengths
  * count non-whitespace characters so indentation and markup layout do not matter.
  */
-import { INLINE_TAGS, isTag, isText, postOrder, type AnyNode, type Element, type ParentNode } from './dom.ts';
+import { INLINE_TAGS, isSpaceCode, isTag, isText, postOrder, type AnyNode, type Element, type ParentNode } from './dom.ts';
 import { hintsOf } from './hints.ts';
 
 export interface Stats {
@@ -115,14 +115,6 @@ export class StatsMap {
   }
 }
 
-/** Whether a UTF-16 code unit is white space as `\s` defines it (JS RegExp). */
-function isSpace(c: number): boolean {
-  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
-  if (c < 160) return false;
-  return c === 160 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f ||
-    c === 0x205f || c === 0x3000 || c === 0xfeff;
-}
-
 /** Whether a code unit is a comma (Latin, Arabic, small/vertical/fullwidth forms, CJK ideographic). */
 function isComma(c: number): boolean {
   if (c < 0x60c) return c === 44;
@@ -147,7 +139,7 @@ function measure(s: string): number {
   let scoreCommas = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (!isSpace(c)) {
+    if (!isSpaceCode(c)) {
       len++;
       if (isComma(c)) {
         commas++;
