@@ -1,7 +1,7 @@
 /**
  * `blockAds` (interface.md "Scrape options": blocks ads and cookie pop-ups). Two parts: a compact list
  * of well-known ad, tracker and consent-manager hosts plus ad-path patterns, which Chromium itself
- * applies to every subresource request of the page (`AD_BLOCK_PATTERNS`, DevTools'
+ * applies to every subresource request of the page (`AD_BLOCK_URLS`, DevTools'
  * `Network.setBlockedURLs`: no round trip to Trawl per request; navigations are not blocked) and
  * `isAdRequest` checks where requests are intercepted anyway, and a stylesheet + clean-up script that
  * hides common cookie-consent banners and unlocks page scrolling before content is captured.
