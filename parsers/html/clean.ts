@@ -7,7 +7,7 @@
  * content), `onlyMainContent` (default true) keeps the main content (main-content.ts), or else what the
  * safe cleanup leaves, or else (when that is almost nothing) the page after the always-on cleanup.
  */
-import { bodyOf, elements, normalizeSpace, parseHtml, serializeHtml, textOf, type AnyNode, type Document, type ParentNode } from './dom.ts';
+import { bodyOf, detach, elements, isTag, isText, normalizeSpace, parseHtml, relink, serializeHtml, textOf, type AnyNode, type Document, type ParentNode } from './dom.ts';
 import { basicClean } from './basic-clean.ts';
 import { absolutizeUrls, baseUrlOf } from './urls.ts';
 import { applyExcludeTags, applyIncludeTags } from './selectors.ts';
@@ -75,7 +75,7 @@ function pageTitles(doc: Document): string[] {
  */
 function pageBody(doc: Document, html: string): ParentNode {
   const first = /<body[\s>]/i.exec(html);
-  if (!first || !/<body[\s>]/i.test(html.slice(first.index + 5))) return bodyOf(doc);
+  if (!first || !/<body[\s>]/i.test(html.slice(first.index + 5))) return adoptTrailing(bodyOf(doc));
   let best: ParentNode = bodyOf(doc);
   let bestLen = -1;
   for (const el of elements(doc)) {
@@ -87,6 +87,29 @@ function pageBody(doc: Document, html: string): ParentNode {
     }
   }
   return best;
+}
+
+/**
+ * `body` with what the markup puts after it moved in at its end: a `</body>` or `</html>` written too
+ * early (a pasted template's closing tags) leaves the rest of the page after the body, where a browser's
+ * parser still puts it in the body (HTML "after body" insertion mode). Reads only the siblings after
+ * the body and after its `html` element; comments and blank text stay where they are.
+ */
+function adoptTrailing(body: ParentNode): ParentNode {
+  if (!isTag(body as AnyNode)) return body;
+  const moved: AnyNode[] = [];
+  for (let n: AnyNode | null = body as AnyNode; n && n.parent; n = n.parent as AnyNode | null) {
+    for (let sib = n.next; sib; sib = sib.next) {
+      if (sib.type === 'comment' || sib.type === 'directive' || (isText(sib) && !sib.data.trim())) continue;
+      moved.push(sib);
+    }
+    if (n.parent.type === 'root') break;
+  }
+  if (!moved.length) return body;
+  for (const m of moved) detach(m);
+  body.children.push(...moved);
+  relink(body);
+  return body;
 }
 
 /** Parses and applies the always-on cleanup; returns the body (or the document when it has none). */

@@ -135,8 +135,16 @@ export function pruneBoilerplate(root: ParentNode, stats: StatsMap, safeOnly = f
   let remove = collect(root, stats, total, safeOnly);
   // Class words that turn out to be the page's layout stop counting, and the pruning runs again.
   const layout = new Set<string>();
-  for (let round = 0; round < 3 && addLayoutNames(remove, stats, total, layout); round++) {
-    for (const el of remove) if (onlyLayoutWords(el, layout)) neutralizeHints(el);
+  for (let round = 0; round < MAX_LAYOUT_ROUNDS; round++) {
+    const added = addLayoutNames(remove, stats, total, layout);
+    // Blocks nested in layout blocks (replies to replies) come up in later rounds with names known already.
+    let neutralized = false;
+    for (const el of remove) {
+      if (!onlyLayoutWords(el, layout)) continue;
+      neutralizeHints(el);
+      neutralized = true;
+    }
+    if (!added && !neutralized) break;
     remove = collect(root, stats, total, safeOnly);
   }
   remove = withRecommendations(remove, stats, total);
@@ -144,6 +152,9 @@ export function pruneBoilerplate(root: ParentNode, stats: StatsMap, safeOnly = f
   for (const el of remove) detach(el);
   return removed;
 }
+
+/** Rounds of layout-name discovery, each one level deeper into nested layout blocks (threads of replies). */
+const MAX_LAYOUT_ROUNDS = 8;
 
 /** The page text net of dialogs is taken as at least this share of the whole. */
 const MIN_PAGE_SHARE = 0.1;

@@ -339,4 +339,25 @@ describe('onlyMainContent beyond articles', () => {
     expect(html.split('daily').length).toBe(2);
     expect(html).not.toContain('<section>');
   });
+
+  test('replies nested in replies (a threaded discussion of comment-named posts) are kept at every depth', () => {
+    const words = (who: string) => `<div class="body"><p>${who}: the kernel build failed on my machine too, and the patch from the mailing list fixed it after a clean rebuild.</p></div>`;
+    const tree = (path: string, depth: number): string =>
+      `<li class="comment">${words(`Reply ${path}`)}${depth < 4 ? `<ul>${[1, 2].map((i) => tree(`${path}.${i}`, depth + 1)).join('')}</ul>` : ''}</li>`;
+    const html = `<body><header>${nav}</header><div class="story"><h1>Kernel build</h1><p>A short story about a build that failed.</p></div><ul class="listing">${[1, 2, 3].map((i) => tree(String(i), 1)).join('')}</ul></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Reply 1:');
+    expect(out).toContain('Reply 3.2:');
+    expect(out).toContain('Reply 2.1.2.1:');
+    expect(out).not.toContain('Menu 3');
+  });
+
+  test('content after an early </body></html> (a pasted template closing the page) stays in the page', () => {
+    const html = `<html><body><header>${nav}</header></body></html><div class="entry"><h1>Outsourcing</h1>${Array.from({ length: 4 }, (_, i) => prose('Late', i)).join('')}</div><!-- end --></body></html>`;
+    for (const onlyMainContent of [true, false]) {
+      const out = pageToMarkdown(html, { onlyMainContent });
+      expect(out).toContain('Late paragraph 0');
+      expect(out).toContain('Late paragraph 3');
+    }
+  });
 });
