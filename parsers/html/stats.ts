@@ -254,6 +254,8 @@ function aggregate(el: Element, map: StatsMap): Stats {
       break;
     case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6':
       s.headings++;
+      // A button in a heading is the toggle of the section it heads (an accordion's question), not a form.
+      s.input = 0;
       break;
   }
   return s;

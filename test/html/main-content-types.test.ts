@@ -360,4 +360,14 @@ describe('onlyMainContent beyond articles', () => {
       expect(out).toContain('Late paragraph 3');
     }
   });
+
+  test('an accordion whose questions are buttons inside headings keeps its questions and answers', () => {
+    const item = (i: number) =>
+      `<div class="faq-item"><h3><button aria-expanded="false">Question ${i}: how long does setup take?</button></h3><div class="faq-answer"><p>Answer ${i}: most teams are running the same day, and larger setups take a week with our help.</p></div></div>`;
+    const html = `<body><header>${nav}</header><main><h1>Marketing software</h1>${Array.from({ length: 4 }, (_, i) => prose('Service', i)).join('')}<section><h2>Questions</h2>${Array.from({ length: 5 }, (_, i) => item(i)).join('')}</section></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Service paragraph 3');
+    expect(out).toContain('Question 0: how long');
+    expect(out).toContain('Answer 4: most teams');
+  });
 });
