@@ -254,11 +254,24 @@ function aggregate(el: Element, map: StatsMap): Stats {
       break;
     case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6':
       s.headings++;
-      // A button in a heading is the toggle of the section it heads (an accordion's question), not a form.
+      // A button in a heading is the toggle of the section it heads (an accordion's question), not a form;
+      // so is a link to a bare `#` there (a script's toggle, which leads nowhere).
       s.input = 0;
+      if (s.link > 0 && togglesOnly(el)) s.link = s.ownLink = 0;
       break;
   }
   return s;
+}
+
+/** Whether every element child of `el` is a link to a bare `#` (after absolutizing: a URL ending in `#`). */
+function togglesOnly(el: Element): boolean {
+  let any = false;
+  for (const c of el.children) {
+    if (!isTag(c)) continue;
+    if (c.name !== 'a' || !c.attribs.href?.endsWith('#')) return false;
+    any = true;
+  }
+  return any;
 }
 
 /** Share of an element's text inside links (0..1). */

@@ -370,4 +370,15 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Question 0: how long');
     expect(out).toContain('Answer 4: most teams');
   });
+
+  test("an accordion whose questions are links to a bare '#' (script toggles) keeps its questions", () => {
+    const item = (i: number) =>
+      `<div class="accordion__item"><div class="accordion__title"><h5><a href="#">Question ${i}: why offer support to staff who leave?</a></h5></div><div class="accordion__content"><p>Answer ${i}: it is in everybody's best interest that they move on quickly, and former staff refer clients.</p></div></div>`;
+    const html = `<body><header>${nav}</header><section><h1>HR consulting</h1>${Array.from({ length: 3 }, (_, i) => prose('Service', i)).join('')}</section><section><h3>FAQs</h3>${Array.from({ length: 4 }, (_, i) => item(i)).join('')}</section></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Service paragraph 2');
+    expect(out).toContain('Answer 3: it is');
+    expect(out).toContain('Question 0: why offer support');
+    expect(out).toContain('Question 3: why offer support');
+  });
 });
