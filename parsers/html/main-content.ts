@@ -110,7 +110,8 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   if (mainLen < MIN_MAIN_LEN) return undefined;
   // A region holding a small part of what the safe cleanup keeps is a fragment of the content (an
   // intro above a grid, one post of a thread, one card of a listing); teaser lists of other pages
-  // around it do not count (a short story above "more stories"); a declared body is evidence enough.
+  // around it do not count (a short story above "more stories"), unless their cards are links whole
+  // (an item grid, whose slogan or banner above is not the content); a declared body is evidence enough.
   if (!declared && mainLen < (safeLen - teaserLenOutside(region, listings, stats)) * MIN_SHARE_OF_SAFE) return undefined;
 
   const kept = region.filter((el) => el.parent);
@@ -184,11 +185,20 @@ function firstNamedBody(top: Element, min: number, stats: StatsMap): Element | u
   return undefined;
 }
 
-/** Text in the outermost teaser lists (listing.ts) that lie outside the region. */
+/** A teaser list at least this link-dense (0-1) has cards that are links whole: an item grid. */
+const WRAPPED_CARDS_LINK_DENSITY = 0.9;
+
+/**
+ * Text in the outermost teaser lists (listing.ts) that lie outside the region, lists of cards wrapped
+ * whole in links aside: those are a shop's or a directory's item grid, the page's content (teasers of
+ * other stories lead with a linked headline and keep their summary outside the link).
+ */
 function teaserLenOutside(region: Element[], listings: ReadonlySet<Element>, stats: StatsMap): number {
   let n = 0;
   for (const l of listings) {
     if (!l.parent || region.some((r) => r === l || isAncestor(r, l) || isAncestor(l, r))) continue;
+    const ls = stats.get(l);
+    if (ls && ls.link >= ls.len * WRAPPED_CARDS_LINK_DENSITY) continue;
     let nested = false;
     for (let p: ParentNode | null = l.parent; p && !nested; p = p.parent) if (listings.has(p as Element)) nested = true;
     if (!nested) n += stats.get(l)?.len ?? 0;

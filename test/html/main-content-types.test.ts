@@ -327,6 +327,15 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Service paragraph 2');
     expect(out.split('Yes').length).toBe(3);
   });
+  test('a slogan above a grid of cards wrapped whole in links is not the content: the grid is', () => {
+    const card = (i: number) => `<div class="card"><a href="/w${i}"><h3>Wallet model ${i}</h3><span>Aluminium shell in matte black</span> <span>$${70 + i}</span></a></div>`;
+    const slogan = '<h2>Built for life</h2><p>Our materials are chosen with care and a thoughtful connection to the insights of our growing community. Together we can do more with less.</p><p>Free shipping and returns on every order. Lifetime warranty on every wallet.</p>';
+    const html = `<body><header>${nav}</header><div class="collection"><div class="wrap"><div class="filters"><a href="/f1">Black</a> <a href="/f2">Olive</a></div><div class="product-list">${Array.from({ length: 14 }, (_, i) => card(i)).join('')}</div></div></div><div class="story"><div class="inner">${slogan}</div></div><footer><a href="/">Home</a> <a href="/about">About us</a></footer></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Wallet model 13');
+    expect(out).toContain('Together we can do more with less');
+    expect(out).not.toContain('Menu 3');
+  });
   test('sibling copies are compared by their text with white space collapsed, not by its length alone', () => {
     const a = 'Boards, docs and timelines in one place, so the whole team sees the same plan today.';
     const b = a.replace('today', 'daily'); // the same length, other text
