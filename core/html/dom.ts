@@ -200,6 +200,26 @@ export function textOf(node: AnyNode): string {
   return parts.join('');
 }
 
+/**
+ * Non-white-space UTF-16 code units in the text of a node: `textOf(node).replace(/\s+/g, '').length`
+ * without building the text (the same nodes are read; white space as `isSpaceCode`).
+ */
+export function nonSpaceLength(node: AnyNode): number {
+  let n = 0;
+  const stack: AnyNode[] = [node];
+  while (stack.length) {
+    const x = stack.pop()!;
+    if (x.type === 'text') {
+      const s = (x as Text).data;
+      for (let i = 0; i < s.length; i++) if (!isSpaceCode(s.charCodeAt(i))) n++;
+    } else if ('children' in x) {
+      const kids = (x as ParentNode).children;
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+    }
+  }
+  return n;
+}
+
 /** Class and id of an element joined by a space (lower case), for hint matching. */
 export function classAndId(el: Element): string {
   const c = el.attribs.class ?? '';

@@ -158,6 +158,7 @@ const HEADING = /^h[1-6]$/;
 
 /** Attributes that name a component the way classes do (React test ids, CMS module names). */
 const NAME_ATTRS = ['data-testid', 'data-test-id', 'data-component', 'data-module', 'data-block', 'data-section'];
+const NAME_ATTR_SET = new Set(NAME_ATTRS);
 
 /**
  * Whether an id was generated from the heading the element opens with (`<section id="set-cookie-options">
@@ -190,14 +191,24 @@ export function hintsOf(el: Element): Hints {
   let h = (el as Hinted)[HINTS];
   if (h) return h;
   h = { junk: false, chrome: false, meta: false, positive: false };
-  const cls = el.attribs.class;
+  // One pass over the attributes (most elements have none or a few) instead of eight look-ups by name.
+  const a = el.attribs;
+  let cls: string | undefined;
+  let id: string | undefined;
+  let named = false;
+  for (const k in a) {
+    if (k === 'class') cls = a[k];
+    else if (k === 'id') id = a[k];
+    else if (NAME_ATTR_SET.has(k)) named = true;
+  }
   // Most class attributes hold one name: no regex split then (the same names either way).
   const names = !cls ? [] : !ANY_SPACE.test(cls) ? (cls.length < 80 ? [cls] : []) : cls.split(/\s+/).filter((n) => n && n.length < 80);
-  for (const attr of NAME_ATTRS) {
-    const v = el.attribs[attr];
-    if (v && v.length < 80) names.push(v);
+  if (named) {
+    for (const attr of NAME_ATTRS) {
+      const v = a[attr];
+      if (v && v.length < 80) names.push(v);
+    }
   }
-  const id = el.attribs.id;
   if (id && id.length < 80 && !isSlugId(id, el)) names.push(id);
   for (const name of names) {
     const kind = classifyName(name);
