@@ -117,6 +117,24 @@ export function elements(root: ParentNode): IterableIterator<Element> {
   return new ElementWalk(root);
 }
 
+/**
+ * All descendant elements of `root` in document order, as an array (one tight walk: cheaper than
+ * `elements` for a caller that does not change the tree while it reads the list).
+ */
+export function elementList(root: ParentNode): Element[] {
+  const out: Element[] = [];
+  const stack: AnyNode[] = [];
+  for (let i = root.children.length - 1; i >= 0; i--) stack.push(root.children[i]);
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!isEl(node)) continue;
+    out.push(node);
+    const kids = node.children;
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+  }
+  return out;
+}
+
 /** Elements in post-order (children before parents), iterative. */
 export function postOrder(root: ParentNode): Element[] {
   const out: Element[] = [];

@@ -69,13 +69,40 @@ const JOINED = /^(sr-only|visually-hidden|screen-reader|skip-link|read-next|up-n
 export function classTokens(name: string): string[] {
   const lower = name.toLowerCase();
   const joined = JOINED.exec(lower);
-  const extra = joined ? [joined[1].replace(/-/g, '')] : [];
+  const out = joined ? [joined[1].replace(/-/g, '')] : [];
+  if (asciiWords(name, lower, out)) return out;
   const words = name
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((w) => w.length > 1 && !/^\d+$/.test(w));
-  return [...extra, ...words];
+  return [...out.slice(0, joined ? 1 : 0), ...words];
+}
+
+/**
+ * The words of an ASCII class name, as classTokens' regexes cut them (at each character outside
+ * a-z0-9 and between a lower-case and an upper-case letter; single characters and digit runs left out),
+ * appended to `out` in one scan; false (with `out` partly filled) when the name holds other characters.
+ */
+function asciiWords(name: string, lower: string, out: string[]): boolean {
+  let start = 0;
+  let digits = true;
+  let prevLower = false;
+  for (let i = 0; i <= name.length; i++) {
+    const c = i < name.length ? name.charCodeAt(i) : 32;
+    if (c > 127) return false;
+    const upper = c >= 65 && c <= 90;
+    const low = c >= 97 && c <= 122;
+    const digit = c >= 48 && c <= 57;
+    if (!(upper || low || digit) || (upper && prevLower)) {
+      if (i - start > 1 && !digits) out.push(lower.slice(start, i));
+      start = upper || low || digit ? i : i + 1;
+      digits = true;
+    }
+    if (!digit && (upper || low)) digits = false;
+    prevLower = low;
+  }
+  return true;
 }
 
 export interface Hints {
@@ -226,6 +253,7 @@ export function hintsOf(el: Element): Hints {
 
 const BODY_OWNER = new Set(['article', 'entry', 'post', 'story', 'blog']);
 const BODY_PART = new Set(['body', 'content', 'text']);
+const BODY_PART_TEXT = /body|content|text/;
 
 /**
  * Whether the element's class or id names it the body of an article (`article-body`, `entry-content`,
@@ -263,8 +291,9 @@ function bodyName(name: string): boolean {
   let r = bodyNames.get(name);
   if (r === undefined) {
     if (bodyNames.size >= MAX_KINDS) bodyNames.clear();
-    const t = classTokens(name);
     r = false;
+    // A token is a piece of the lower-cased name: without a body word in it, no token is one.
+    const t = BODY_PART_TEXT.test(name.toLowerCase()) ? classTokens(name) : [];
     for (let i = 0; i + 1 < t.length && !r; i++) r = BODY_OWNER.has(t[i]) && BODY_PART.has(t[i + 1]);
     bodyNames.set(name, r);
   }
