@@ -117,6 +117,24 @@ export function elements(root: ParentNode): IterableIterator<Element> {
   return new ElementWalk(root);
 }
 
+/**
+ * All descendant elements of `root` in document order, as an array (one tight walk: cheaper than
+ * `elements` for a caller that does not change the tree while it reads the list).
+ */
+export function elementList(root: ParentNode): Element[] {
+  const out: Element[] = [];
+  const stack: AnyNode[] = [];
+  for (let i = root.children.length - 1; i >= 0; i--) stack.push(root.children[i]);
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!isEl(node)) continue;
+    out.push(node);
+    const kids = node.children;
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+  }
+  return out;
+}
+
 /** Elements in post-order (children before parents), iterative. */
 export function postOrder(root: ParentNode): Element[] {
   const out: Element[] = [];
@@ -198,6 +216,26 @@ export function textOf(node: AnyNode): string {
     }
   }
   return parts.join('');
+}
+
+/**
+ * Non-white-space UTF-16 code units in the text of a node: `textOf(node).replace(/\s+/g, '').length`
+ * without building the text (the same nodes are read; white space as `isSpaceCode`).
+ */
+export function nonSpaceLength(node: AnyNode): number {
+  let n = 0;
+  const stack: AnyNode[] = [node];
+  while (stack.length) {
+    const x = stack.pop()!;
+    if (x.type === 'text') {
+      const s = (x as Text).data;
+      for (let i = 0; i < s.length; i++) if (!isSpaceCode(s.charCodeAt(i))) n++;
+    } else if ('children' in x) {
+      const kids = (x as ParentNode).children;
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+    }
+  }
+  return n;
 }
 
 /** Class and id of an element joined by a space (lower case), for hint matching. */

@@ -4,9 +4,12 @@
  * `instanceof`, css-select and dom-serializer keep working), but cheaper: a node holds only what Trawl
  * reads (`type`, `name`, `attribs`, `children`, `data`, `parent`, `prev`, `next`; no source indices
  * nor namespace slots), and the open elements are a plain stack. Parsing a page this way spends
- * about a third less time outside the tokenizer (bench/markdown/step-stages.ts, parse stage).
+ * about a third less time outside the tokenizer (bench/markdown/step-stages.ts, parse stage). The
+ * parser runs with the fast skips of tokenizer.ts and the shared names of parser.ts (same events).
  */
-import { Parser, type Handler, type ParserOptions } from 'htmlparser2';
+import type { Handler, ParserOptions } from 'htmlparser2';
+import { FastHtmlParser } from './parser.ts';
+import { fastTokenizer } from './tokenizer.ts';
 import { CDATA, Comment, Document, Element, ProcessingInstruction, Text, type AnyNode, type ParentNode } from 'domhandler';
 
 type Fields = Record<string, unknown>;
@@ -130,6 +133,6 @@ class TreeBuilder implements Partial<Handler> {
  */
 export function buildTree(html: string, options: ParserOptions): Document {
   const builder = new TreeBuilder();
-  new Parser(builder, options).end(html);
+  new FastHtmlParser(builder, { ...options, Tokenizer: fastTokenizer }).end(html);
   return builder.root;
 }

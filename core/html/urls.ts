@@ -4,7 +4,7 @@
  * `data-srcset` ...) so images survive cleaning. Invalid URLs are left as they are; `javascript:` links
  * lose their `href` (the text stays).
  */
-import { elements, findFirst, type Document, type Element, type ParentNode } from './dom.ts';
+import { elementList, findFirst, type Document, type Element, type ParentNode } from './dom.ts';
 
 /** Resolves `href` against `base` (none: `href` must be absolute); undefined when it is not a valid URL. */
 export function resolveUrl(href: string, base: string | URL | undefined): string | undefined {
@@ -107,7 +107,7 @@ export function absolutizeUrls(root: ParentNode, base: string | undefined): void
     // Resolved against the string below, which fails the same way.
   }
   const resolved = new Map<string, string | undefined>();
-  for (const el of elements(root)) {
+  for (const el of elementList(root)) {
     if (el.name === 'img' || el.name === 'source') promoteLazyImage(el);
     const a = el.attribs;
     // One pass over the element's attributes (most have none or a few) instead of a look-up per

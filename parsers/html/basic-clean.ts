@@ -13,6 +13,7 @@ import {
   HEADING_TAGS,
   isAncestor,
   isTag,
+  nonSpaceLength,
   normalizeSpace,
   relink,
   textOf,
@@ -104,16 +105,19 @@ export function basicClean(root: ParentNode, minHiddenShare = 0.5): void {
   for (const n of drop) detach(n);
   if (noscripts.length) keepNoscriptPage(root, noscripts);
   if (hidden.length) {
-    const total = textOf(root).replace(/\s+/g, '').length || 1;
-    const controlled = controlledIds(root);
+    const total = nonSpaceLength(root) || 1;
+    // The controlled ids matter only for hidden elements with an id: no walk for them otherwise.
+    const controlled = hidden.some((el) => el.attribs.id) ? controlledIds(root) : NO_IDS;
     for (const el of hidden) {
       if (!el.parent || isCollapsedContent(el, controlled)) continue;
-      const share = textOf(el).replace(/\s+/g, '').length / total;
+      const share = nonSpaceLength(el) / total;
       if (share < minHiddenShare) detach(el);
     }
   }
   if (deep) flattenDeepNesting(root);
 }
+
+const NO_IDS: ReadonlySet<string> = new Set();
 
 /** Ids named by `aria-controls` (tabs, accordion buttons, disclosure toggles), when the page has any. */
 function controlledIds(root: ParentNode): Set<string> {
@@ -136,8 +140,8 @@ function isCollapsedContent(el: Element, controlled: ReadonlySet<string>): boole
   if (!id || !controlled.has(id)) return false;
   let len = 0;
   let link = 0;
-  for (const d of elements(el)) if (d.name === 'a') link += textOf(d).replace(/\s+/g, '').length;
-  len = textOf(el).replace(/\s+/g, '').length;
+  for (const d of elements(el)) if (d.name === 'a') link += nonSpaceLength(d);
+  len = nonSpaceLength(el);
   return len > 0 && link / len < MAX_PANEL_LINK_SHARE;
 }
 
@@ -152,8 +156,8 @@ const MAX_PANEL_LINK_SHARE = 0.5;
  */
 function keepNoscriptPage(root: ParentNode, noscripts: Element[]): void {
   const outer = noscripts.filter((n) => !noscripts.some((o) => o !== n && isAncestor(o, n)));
-  const inside = outer.reduce((n, el) => n + textOf(el).replace(/\s+/g, '').length, 0);
-  const all = inside && textOf(root).replace(/\s+/g, '').length;
+  const inside = outer.reduce((n, el) => n + nonSpaceLength(el), 0);
+  const all = inside && nonSpaceLength(root);
   if (inside > all - inside) {
     for (const el of noscripts) el.name = 'div';
   } else {

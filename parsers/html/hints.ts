@@ -69,13 +69,40 @@ const JOINED = /^(sr-only|visually-hidden|screen-reader|skip-link|read-next|up-n
 export function classTokens(name: string): string[] {
   const lower = name.toLowerCase();
   const joined = JOINED.exec(lower);
-  const extra = joined ? [joined[1].replace(/-/g, '')] : [];
+  const out = joined ? [joined[1].replace(/-/g, '')] : [];
+  if (asciiWords(name, lower, out)) return out;
   const words = name
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((w) => w.length > 1 && !/^\d+$/.test(w));
-  return [...extra, ...words];
+  return [...out.slice(0, joined ? 1 : 0), ...words];
+}
+
+/**
+ * The words of an ASCII class name, as classTokens' regexes cut them (at each character outside
+ * a-z0-9 and between a lower-case and an upper-case letter; single characters and digit runs left out),
+ * appended to `out` in one scan; false (with `out` partly filled) when the name holds other characters.
+ */
+function asciiWords(name: string, lower: string, out: string[]): boolean {
+  let start = 0;
+  let digits = true;
+  let prevLower = false;
+  for (let i = 0; i <= name.length; i++) {
+    const c = i < name.length ? name.charCodeAt(i) : 32;
+    if (c > 127) return false;
+    const upper = c >= 65 && c <= 90;
+    const low = c >= 97 && c <= 122;
+    const digit = c >= 48 && c <= 57;
+    if (!(upper || low || digit) || (upper && prevLower)) {
+      if (i - start > 1 && !digits) out.push(lower.slice(start, i));
+      start = upper || low || digit ? i : i + 1;
+      digits = true;
+    }
+    if (!digit && (upper || low)) digits = false;
+    prevLower = low;
+  }
+  return true;
 }
 
 export interface Hints {
@@ -158,6 +185,7 @@ const HEADING = /^h[1-6]$/;
 
 /** Attributes that name a component the way classes do (React test ids, CMS module names). */
 const NAME_ATTRS = ['data-testid', 'data-test-id', 'data-component', 'data-module', 'data-block', 'data-section'];
+const NAME_ATTR_SET = new Set(NAME_ATTRS);
 
 /**
  * Whether an id was generated from the heading the element opens with (`<section id="set-cookie-options">
@@ -190,14 +218,24 @@ export function hintsOf(el: Element): Hints {
   let h = (el as Hinted)[HINTS];
   if (h) return h;
   h = { junk: false, chrome: false, meta: false, positive: false };
-  const cls = el.attribs.class;
+  // One pass over the attributes (most elements have none or a few) instead of eight look-ups by name.
+  const a = el.attribs;
+  let cls: string | undefined;
+  let id: string | undefined;
+  let named = false;
+  for (const k in a) {
+    if (k === 'class') cls = a[k];
+    else if (k === 'id') id = a[k];
+    else if (NAME_ATTR_SET.has(k)) named = true;
+  }
   // Most class attributes hold one name: no regex split then (the same names either way).
   const names = !cls ? [] : !ANY_SPACE.test(cls) ? (cls.length < 80 ? [cls] : []) : cls.split(/\s+/).filter((n) => n && n.length < 80);
-  for (const attr of NAME_ATTRS) {
-    const v = el.attribs[attr];
-    if (v && v.length < 80) names.push(v);
+  if (named) {
+    for (const attr of NAME_ATTRS) {
+      const v = a[attr];
+      if (v && v.length < 80) names.push(v);
+    }
   }
-  const id = el.attribs.id;
   if (id && id.length < 80 && !isSlugId(id, el)) names.push(id);
   for (const name of names) {
     const kind = classifyName(name);
@@ -215,6 +253,7 @@ export function hintsOf(el: Element): Hints {
 
 const BODY_OWNER = new Set(['article', 'entry', 'post', 'story', 'blog']);
 const BODY_PART = new Set(['body', 'content', 'text']);
+const BODY_PART_TEXT = /body|content|text/;
 
 /**
  * Whether the element's class or id names it the body of an article (`article-body`, `entry-content`,
@@ -252,8 +291,9 @@ function bodyName(name: string): boolean {
   let r = bodyNames.get(name);
   if (r === undefined) {
     if (bodyNames.size >= MAX_KINDS) bodyNames.clear();
-    const t = classTokens(name);
     r = false;
+    // A token is a piece of the lower-cased name: without a body word in it, no token is one.
+    const t = BODY_PART_TEXT.test(name.toLowerCase()) ? classTokens(name) : [];
     for (let i = 0; i + 1 < t.length && !r; i++) r = BODY_OWNER.has(t[i]) && BODY_PART.has(t[i + 1]);
     bodyNames.set(name, r);
   }

@@ -223,7 +223,7 @@ function boilerplateLen(root: ParentNode, stats: StatsMap, total: number, safeOn
     const n = stack.pop()!;
     if (!isTag(n)) continue;
     if (boilerplateReason(n, stats, total, safeOnly)) removed += stats.get(n)?.len ?? 0;
-    else if (descendable(n)) stack.push(...n.children);
+    else if (descendable(n)) for (const k of n.children) stack.push(k);
   }
   return removed;
 }

@@ -6,7 +6,7 @@
  * ("Advertisement"). An element holding a large share of the page text, or the page's main/article
  * landmark, is never pruned here: the scorer decides.
  */
-import { detach, elements, HEADING_TAGS, INLINE_TAGS, isAncestor, isTag, normalizeSpace, relink, Text, textOf, type Element, type ParentNode } from './dom.ts';
+import { detach, elementList, elements, HEADING_TAGS, INLINE_TAGS, isAncestor, isTag, normalizeSpace, relink, Text, textOf, type Element, type ParentNode } from './dom.ts';
 import { classifyName, hintsOf, isJunkPhrase, isRecommendationHeading, landmarkOf, neutralizeHints } from './hints.ts';
 import { softProse, type StatsMap } from './stats.ts';
 
@@ -40,7 +40,8 @@ function mainElsewhere(el: Element): boolean {
   while (top.parent) top = top.parent;
   let mains = mainCache.get(top);
   if (!mains) {
-    mains = [...elements(top as ParentNode)].filter((d) => landmarkOf(d) === 'main');
+    mains = [];
+    for (const d of elementList(top as ParentNode)) if (landmarkOf(d) === 'main') mains.push(d);
     mainCache.set(top, mains);
   }
   return mains.some((m) => m !== el && !isAncestor(el, m));
@@ -71,8 +72,8 @@ export function boilerplateReason(el: Element, stats: StatsMap, total: number, s
   if ((el.name === 'header' || el.name === 'footer') && !insideContentLandmark(el)) {
     return !bigShare && !containsContentLandmark(el) ? 'landmark' : undefined;
   }
-  const h = hintsOf(el);
   if (HINT_EXEMPT.has(el.name)) return undefined;
+  const h = hintsOf(el);
   if (safeOnly) return (h.junk || (h.chrome && !h.positive)) && share < MAX_PRUNE_SHARE && !containsContentLandmark(el) ? 'hint' : undefined;
   if (mark === 'main' || mark === 'article') return undefined;
   if ((h.junk || h.chrome) && !h.positive && share < MAX_PRUNE_SHARE && !containsContentLandmark(el) && !(s && softProse(el, s))) {
@@ -167,7 +168,7 @@ function overlayLen(root: ParentNode, stats: StatsMap): number {
     const c = stack.pop()!;
     if (!isTag(c)) continue;
     if (landmarkOf(c) === 'junk' && !containsContentLandmark(c)) n += stats.get(c)?.len ?? 0;
-    else if (descendable(c)) stack.push(...c.children);
+    else if (descendable(c)) for (const k of c.children) stack.push(k);
   }
   return n;
 }

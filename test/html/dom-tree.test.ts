@@ -2,7 +2,9 @@
  * The tree parseHtml builds (core/html/tree.ts, its own htmlparser2 handler) against domhandler's
  * DomHandler on the same input: same nodes in the same places (types, names, attributes, texts with
  * entities merged, comments, directives, implied and void elements), consistent parent/prev/next
- * links, and domhandler's prototypes (getters, cloneNode, instanceof, css-select) still working.
+ * links, and domhandler's prototypes (getters, cloneNode, instanceof, css-select) still working. The
+ * tokenizer's fast skips (core/html/tokenizer.ts) are checked against the stock tokenizer on inputs
+ * that stop or turn inside texts, names and values.
  */
 import { describe, expect, test } from 'bun:test';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -10,7 +12,8 @@ import { join } from 'node:path';
 import { parseDocument } from 'htmlparser2';
 import { selectAll } from 'css-select';
 import { Element, Text, cloneNode, type AnyNode, type ParentNode } from 'domhandler';
-import { findFirst, parseHtml, serializeHtml } from '../../core/html/dom.ts';
+import { findFirst, nonSpaceLength, parseHtml, serializeHtml, textOf } from '../../core/html/dom.ts';
+import { buildTree } from '../../core/html/tree.ts';
 
 const OPTS = { lowerCaseTags: true, lowerCaseAttributeNames: true, decodeEntities: true, recognizeSelfClosing: false };
 
@@ -38,6 +41,29 @@ describe('parseHtml tree', () => {
   test('same nodes as domhandler, links consistent', () => {
     expect(shape(parseHtml(TRICKY))).toEqual(shape(parseDocument(TRICKY, OPTS)));
     expect(serializeHtml(parseHtml(TRICKY))).toBe(serializeHtml(parseDocument(TRICKY, OPTS)));
+  });
+
+  test("fast tokenizer skips: the stock tokenizer's tree at every edge", () => {
+    const edges = [
+      `<DIV Class="a&amp;b" data-X='c&lt;d' e=f&amp;g h i=>x &amp y &ampz a&b < c <3 </DIV junk>tail`,
+      `<p title="no end`, `<p title='no end`, `<p ti`, `<p`, `<`, `text &am`, `text &amp`, `x</p`, `x</`,
+      `<a href="q?x=1&y=2" id=u>link</a ><br/><img/src=x><input value="">`,
+      `<script>a<b; "</scr" + "ipt>"; x&amp;</script ><style>a{}</style><title>t &amp; u</title>`,
+      `<!-- c --><!---><!--x--!><!doctype html><?pi x?><![CDATA[ y ]]>&#x41;&#65;&notin;&notit;`,
+      `<svg><TEXT>a</TEXT><foreignObject><p>b</p></foreignObject></svg><math><mi>x</mi></math>`,
+    ];
+    for (const html of edges) {
+      for (const recognizeSelfClosing of [false, true]) {
+        const opts = { ...OPTS, recognizeSelfClosing };
+        expect(shape(buildTree(html, opts))).toEqual(shape(parseDocument(html, opts)));
+      }
+    }
+  });
+
+  test('nonSpaceLength counts what textOf keeps apart from white space', () => {
+    const doc = parseHtml(TRICKY + '<p>a\u00a0b\u2003c\ufeff d\n<br>e</p>');
+    expect(nonSpaceLength(doc)).toBe(textOf(doc).replace(/\s+/g, '').length);
+    expect(nonSpaceLength(findFirst(doc, 'ul')!)).toBe(2);
   });
 
   test('same nodes as domhandler on the test fixture pages', () => {
