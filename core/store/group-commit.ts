@@ -16,7 +16,7 @@
  * alone: no waiting is added when there is no load.
  */
 import type { Queryable } from '../db/client.ts';
-import { combine, mergeRows, type Statement } from './sql-merge.ts';
+import { combine, mergeRows, rowShape, type Statement } from './sql-merge.ts';
 
 /** Most members of one group (bounds the statement's size: ~6 KB of document per cached scrape). */
 export const MAX_GROUP = 64;
@@ -91,12 +91,33 @@ export function groupStatement(members: readonly Statement[][]): Statement {
     if (same) same.push(w);
     else byText.set(w.sql, [w]);
   }
-  const merged = [...byText.values()].map(mergeRows);
-  if (merged.length === 1) return merged[0]!;
-  const one = combine(merged);
-  if (!one) throw new Error('[store] the writes of a group could not be combined into one statement');
-  return one;
+  const parts = [...byText.values()];
+  if (parts.length === 1 && parts[0]!.length === 1) return parts[0]![0]!;
+  // The text depends only on which declared statements come how often, in which order: made once.
+  let signature: string | undefined = '';
+  for (const copies of parts) {
+    const shape = rowShape(copies[0]!.sql);
+    if (!shape || copies.some((c) => c.params.length !== shape.arity)) {
+      signature = undefined;
+      break;
+    }
+    signature += `${shape.id}x${copies.length},`;
+  }
+  let sql = signature === undefined ? undefined : groupTexts.get(signature);
+  if (sql === undefined) {
+    const merged = parts.map(mergeRows);
+    const one = merged.length === 1 ? merged[0] : combine(merged);
+    if (!one) throw new Error('[store] the writes of a group could not be combined into one statement');
+    sql = one.sql;
+    if (signature !== undefined && groupTexts.size < MAX_GROUP_TEXTS) groupTexts.set(signature, sql);
+  }
+  return { sql, params: parts.flatMap((copies) => copies.flatMap((c) => c.params)) };
 }
+
+/** Group statement texts by signature (which declared statements, how many copies of each). */
+const groupTexts = new Map<string, string>();
+/** Most texts kept (a few shapes of group times `MAX_GROUP` sizes). */
+const MAX_GROUP_TEXTS = 1024;
 
 const byDatabase = new WeakMap<object, GroupCommit>();
 

@@ -47,6 +47,8 @@ interface RowShape {
   tail: string;
   /** Parameters of one copy (`$1..$n`, all inside the row). */
   arity: number;
+  /** Number of the declaration (names the statement in a group's cached text). */
+  id: number;
 }
 
 const shapes = new Map<string, RowShape>();
@@ -75,13 +77,18 @@ export function rowAdditive(sql: string): string {
   if (/\$\d/.test(head) || /\$\d/.test(tail)) throw new Error(`[store] a row-additive statement takes parameters only in its VALUES row: ${sql.slice(0, 80)}`);
   const numbers = [...row.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]));
   const arity = numbers.length === 0 ? 0 : Math.max(...numbers);
-  shapes.set(sql, { head, row, tail, arity });
+  if (!shapes.has(sql)) shapes.set(sql, { head, row, tail, arity, id: shapes.size });
   return sql;
 }
 
 /** Whether `sql` was declared row-additive (`rowAdditive`). */
 export function isRowAdditive(sql: string): boolean {
   return shapes.has(sql);
+}
+
+/** A declared statement's number and parameter count, or undefined when `sql` was not declared. */
+export function rowShape(sql: string): { id: number; arity: number } | undefined {
+  return shapes.get(sql);
 }
 
 /**

@@ -37,6 +37,10 @@ describe('row-additive statements', () => {
     expect(two.params).toEqual([1, 4, 2, 3, 5, 6]);
     expect(two.sql).toContain('insert into t_g1 (a) values ($1), ($2)');
     expect(two.sql).toContain('insert into t_g2 (a, b) values ($3, $4), ($5, $6)');
+    // The same shape again: the text made once, the new parameters in the same order.
+    expect(groupStatement([[{ sql: a, params: [7] }, { sql: b, params: [8, 9] }], [{ sql: a, params: [10] }, { sql: b, params: [11, 12] }]]))
+      .toEqual({ sql: two.sql, params: [7, 10, 8, 9, 11, 12] });
+    expect(() => groupStatement([[{ sql: a, params: [1, 2] }], [{ sql: a, params: [3] }]])).toThrow(/copies differ/);
   });
 });
 
