@@ -6,6 +6,7 @@
  */
 import type { Queryable } from '../db/client.ts';
 import { keepsNoData } from '../privacy/retention.ts';
+import { rowAdditive } from '../store/sql-merge.ts';
 
 /** `auditMetadata` as requests give it (compat.md §2.2): who asked, for the audit list only. */
 export interface AuditMetadata {
@@ -30,17 +31,19 @@ export function auditMetadataOf(body: unknown): AuditMetadata | undefined {
   return a && typeof a.username === 'string' ? { username: a.username } : undefined;
 }
 
+// Times in whole milliseconds, so a paging cursor (an ISO time) compares exactly.
+const UPSERT_ACTIVITY = rowAdditive(`insert into team_activity (id, team_id, kind, status, url, credits_used, audit_metadata, zero_data_retention, created_at, updated_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, date_trunc('milliseconds', now()), now())
+     on conflict (id) do update set status = excluded.status, credits_used = greatest(team_activity.credits_used, excluded.credits_used),
+       updated_at = now()`);
+
 /**
  * Records or updates one activity row (idempotent per id: a later call updates status and credits).
  * Callers pass the error on to their logger; an audit row never fails the work itself.
  */
 export async function recordActivity(db: Queryable, e: ActivityEntry): Promise<void> {
   await db.query(
-    // Times in whole milliseconds, so a paging cursor (an ISO time) compares exactly.
-    `insert into team_activity (id, team_id, kind, status, url, credits_used, audit_metadata, zero_data_retention, created_at, updated_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, date_trunc('milliseconds', now()), now())
-     on conflict (id) do update set status = excluded.status, credits_used = greatest(team_activity.credits_used, excluded.credits_used),
-       updated_at = now()`,
+    UPSERT_ACTIVITY,
     [e.id, e.teamId, e.kind, e.status, e.zeroDataRetention ? null : (e.url ?? null), Math.round(e.credits ?? 0), e.auditMetadata ?? null, e.zeroDataRetention],
   );
 }

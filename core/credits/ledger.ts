@@ -9,6 +9,7 @@ import type { Queryable } from '../db/client.ts';
 import type { LedgerKind } from '../db/schema/accounts.ts';
 import { newId } from '../ids.ts';
 import { COSTS } from './costs.ts';
+import { rowAdditive } from '../store/sql-merge.ts';
 
 export interface LedgerEntry {
   teamId: string;
@@ -32,13 +33,18 @@ export interface LedgerResult {
   balance?: number;
 }
 
-const APPLY = `WITH ins AS (
+// The balance changes by the sum of the entries inserted per team, so copies of this statement merged
+// into one with a row each (a group commit of concurrent scrapes, core/store/group-commit.ts) charge
+// every entry: in one statement a team's row can be updated only once.
+const APPLY = rowAdditive(`WITH ins AS (
   INSERT INTO credit_ledger (id, team_id, api_key_id, job_id, kind, ref_id, delta, tokens)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
   ON CONFLICT (kind, ref_id) DO NOTHING
-  RETURNING delta
+  RETURNING team_id, delta
 )
-UPDATE teams SET credits = teams.credits + ins.delta FROM ins WHERE teams.id = $2 RETURNING teams.credits AS balance`;
+UPDATE teams SET credits = teams.credits + per_team.delta
+  FROM (SELECT team_id, sum(delta)::bigint AS delta FROM ins GROUP BY team_id) per_team
+ WHERE teams.id = per_team.team_id RETURNING teams.credits AS balance`);
 
 async function apply(db: Queryable, e: LedgerEntry, delta: number): Promise<LedgerResult> {
   if (!Number.isFinite(e.credits) || e.credits < 0) throw new Error(`[credits] invalid amount ${e.credits}`);

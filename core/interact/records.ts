@@ -8,6 +8,7 @@
 import type { Queryable } from '../db/client.ts';
 import type { ScrapeOptions } from '../scrape/options.ts';
 import { keepsNoData } from '../privacy/retention.ts';
+import { rowAdditive } from '../store/sql-merge.ts';
 
 /** Records live as long as job results (interface.md Limits: 24 h). */
 export const RECORD_RETENTION_MS = 24 * 3600 * 1000;
@@ -23,6 +24,9 @@ export interface ScrapeRecord {
   expiresAt: Date;
 }
 
+const INSERT_RECORD = rowAdditive(`insert into scrape_records (id, team_id, zero_data_retention, url, source_url, options, expires_at)
+     values ($1, $2, $3, $4, $5, $6, $7) on conflict (id) do nothing`);
+
 /** Records a finished scrape (idempotent per id). Zero data retention keeps only the tombstone. */
 export async function saveScrapeRecord(
   db: Queryable,
@@ -30,8 +34,7 @@ export async function saveScrapeRecord(
 ): Promise<void> {
   const zdr = keepsNoData(r.options); // lockdown too: a tombstone only
   await db.query(
-    `insert into scrape_records (id, team_id, zero_data_retention, url, source_url, options, expires_at)
-     values ($1, $2, $3, $4, $5, $6, $7) on conflict (id) do nothing`,
+    INSERT_RECORD,
     [r.id, r.teamId, zdr, zdr ? null : r.url, zdr ? null : r.sourceUrl, zdr ? null : r.options, new Date(Date.now() + RECORD_RETENTION_MS)],
   );
 }

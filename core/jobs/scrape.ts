@@ -49,8 +49,9 @@ export async function handleScrapeJob(services: Services, data: ScrapeJobData, s
   const account = await startScrapeAccounting(services, data, signal);
   const log = account.log;
   // The writes after the scrape (its cache entry, document, search index, scrape record, activity and
-  // charge) go as one statement (core/store/write-bundle.ts): one round trip, one commit.
-  const bundle = writeBundle(services.db);
+  // charge) go as one statement (core/store/write-bundle.ts): one round trip, one commit. Those of a
+  // cache hit (document, record, activity, charge) join those of concurrent hits (group commit).
+  const bundle = writeBundle(services.db, { group: true });
   try {
     const read = cached ?? (data.cacheMissKey ? { key: data.cacheMissKey } : undefined);
     const doc = await runScrape(account.request, scrapeDepsFor(services, data.teamId, log, { apiKeyId: data.keyId, jobId: data.jobId ?? data.scrapeId }, read, bundle), signal);

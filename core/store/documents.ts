@@ -3,6 +3,7 @@
  * later read returns (compat.md §3 stability rule). Zero-data-retention scrapes are never stored.
  */
 import type { Database, Queryable } from '../db/client.ts';
+import { rowAdditive } from './sql-merge.ts';
 
 /** Job results are kept 24 h after completion (interface.md Limits). */
 export const RETENTION_MS = 24 * 3600 * 1000;
@@ -20,14 +21,16 @@ export interface StoredDocument {
   expiresAt: Date | null;
 }
 
+const INSERT_DOCUMENT = rowAdditive(`insert into documents (id, job_id, team_id, url, source_url, status_code, body, size_bytes, expires_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9) on conflict (id) do nothing`);
+
 /** Inserts a serialized document. `expiresAt` defaults to now + 24 h. */
 export async function saveDocument(
   db: Queryable,
   doc: { id: string; jobId?: string | null; teamId: string; url: string; sourceUrl: string; statusCode: number; body: string; expiresAt?: Date },
 ): Promise<void> {
   await db.query(
-    `insert into documents (id, job_id, team_id, url, source_url, status_code, body, size_bytes, expires_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9) on conflict (id) do nothing`,
+    INSERT_DOCUMENT,
     [doc.id, doc.jobId ?? null, doc.teamId, doc.url, doc.sourceUrl, doc.statusCode, doc.body, Buffer.byteLength(doc.body), (doc.expiresAt ?? new Date(Date.now() + RETENTION_MS)).toISOString()],
   );
 }

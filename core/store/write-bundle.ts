@@ -15,8 +15,14 @@
  * in the combined statement it commits with them or not at all; should the bundle fall back to
  * writes on their own, it runs only once `gate` resolved, and is dropped (nothing written) when
  * `gate` rejects.
+ *
+ * With `group`, a bundle whose writes are all row-additive (core/store/sql-merge.ts) joins the
+ * database's group commit (group-commit.ts): under load, the bundles of concurrent scrapes go as one
+ * statement. Should that statement fail, the bundle runs as without `group`.
  */
 import type { Queryable } from '../db/client.ts';
+import { combine, isRowAdditive } from './sql-merge.ts';
+import { GroupFailed, groupCommitOf } from './group-commit.ts';
 
 export interface WriteBundle extends Queryable {
   /**
@@ -43,14 +49,17 @@ interface Pending {
 /** Leading keyword of a statement a bundle can hold. */
 const WRITE = /^\s*(insert|update|delete|with)\b/i;
 
+export interface WriteBundleOptions {
+  /** Join the database's group commit when every write is row-additive (default false). */
+  group?: boolean;
+}
+
 /**
  * A bundle over `db`.
  * @param db where the statements run (the process database, never a transaction handle in use elsewhere)
  */
-export function writeBundle(db: Queryable): WriteBundle {
+export function writeBundle(db: Queryable, options: WriteBundleOptions = {}): WriteBundle {
   let pending: Pending[] | undefined = [];
-  const gated = <T>(gate: Promise<unknown> | undefined, run: () => Promise<T[]>): Promise<T[]> =>
-    gate ? gate.then(run, () => [] as T[]) : run();
   const query = <T>(sql: string, params: unknown[] = [], gate?: Promise<unknown>): Promise<T[]> => {
     if (!pending || !WRITE.test(sql)) return gated(gate, () => db.query<T>(sql, params));
     return new Promise<T[]>((resolve, reject) => pending!.push({ sql, params, resolve: resolve as Pending['resolve'], reject, gate }));
@@ -62,79 +71,37 @@ export function writeBundle(db: Queryable): WriteBundle {
       const writes = pending;
       pending = undefined;
       if (!writes || writes.length === 0) return;
-      const alone = (w: Pending) => gated(w.gate, () => db.query(w.sql, w.params)).then(() => w.resolve([]), w.reject);
-      const combined = writes.length > 1 ? combine(writes) : undefined;
-      if (!combined) {
-        for (const w of writes) void alone(w);
+      if (options.group && writes.every((w) => isRowAdditive(w.sql))) {
+        groupCommitOf(db).commit(writes.map(({ sql, params }) => ({ sql, params }))).then(
+          () => writes.forEach((w) => w.resolve([])),
+          // A group of one was this bundle's own statement: its writes go on their own at once.
+          (e) => runOwn(db, writes, e instanceof GroupFailed && e.members === 1),
+        );
         return;
       }
-      db.query(combined.sql, combined.params).then(
-        () => writes.forEach((w) => w.resolve([])),
-        () => writes.forEach((w) => void alone(w)),
-      );
+      runOwn(db, writes);
     },
   };
 }
 
-/** One `WITH` statement running every write, parameters renumbered; undefined when one cannot be split. */
-function combine(writes: Pending[]): { sql: string; params: unknown[] } | undefined {
-  const parts: string[] = [];
-  const params: unknown[] = [];
-  for (const [i, w] of writes.entries()) {
-    const offset = params.length;
-    const sql = w.sql.trim().replace(/;\s*$/, '').replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
-    params.push(...w.params);
-    const split = splitWith(sql);
-    if (!split) return undefined;
-    let main = split.main;
-    for (const cte of split.ctes) {
-      const name = `w${i}_${cte.name}`;
-      const word = new RegExp(`\\b${cte.name}\\b`, 'g');
-      for (const other of split.ctes) other.body = other.body.replace(word, name);
-      main = main.replace(word, name);
-      cte.name = name;
-    }
-    for (const cte of split.ctes) parts.push(`${cte.name} AS (${cte.body})`);
-    parts.push(`w${i} AS (${main})`);
-  }
-  return { sql: `WITH ${parts.join(',\n')}\nSELECT 1`, params };
-}
-
 /**
- * A statement's own `WITH` list and main statement (no list: `ctes` empty). Undefined when the text
- * does not parse as `WITH name AS (...), ... <insert|update|delete>`.
+ * Runs a bundle's writes as one statement; when that fails (or cannot be made), or with `separately`,
+ * each on its own after its gate.
  */
-function splitWith(sql: string): { ctes: { name: string; body: string }[]; main: string } | undefined {
-  if (!/^with\b/i.test(sql)) return /^(insert|update|delete)\b/i.test(sql) ? { ctes: [], main: sql } : undefined;
-  const ctes: { name: string; body: string }[] = [];
-  let at = 4;
-  for (;;) {
-    const head = /^\s*([a-z_][a-z0-9_]*)\s+as\s*\(/i.exec(sql.slice(at));
-    if (!head) return undefined;
-    const open = at + head[0].length - 1;
-    const close = matchingParen(sql, open);
-    if (close < 0) return undefined;
-    ctes.push({ name: head[1]!, body: sql.slice(open + 1, close) });
-    at = close + 1;
-    const comma = /^\s*,/.exec(sql.slice(at));
-    if (!comma) break;
-    at += comma[0].length;
+function runOwn(db: Queryable, writes: Pending[], separately = false): void {
+  const alone = (w: Pending) => gated(w.gate, () => db.query(w.sql, w.params)).then(() => w.resolve([]), w.reject);
+  const combined = writes.length > 1 && !separately ? combine(writes) : undefined;
+  if (!combined) {
+    for (const w of writes) void alone(w);
+    return;
   }
-  const main = sql.slice(at).trim();
-  return /^(insert|update|delete)\b/i.test(main) ? { ctes, main } : undefined;
+  db.query(combined.sql, combined.params).then(
+    () => writes.forEach((w) => w.resolve([])),
+    () => writes.forEach((w) => void alone(w)),
+  );
 }
 
-/** Index of the parenthesis closing the one at `open` (quoted text skipped), or -1. */
-function matchingParen(sql: string, open: number): number {
-  let depth = 0;
-  for (let i = open; i < sql.length; i++) {
-    const c = sql[i];
-    if (c === "'" || c === '"') {
-      const end = sql.indexOf(c, i + 1);
-      if (end < 0) return -1;
-      i = end;
-    } else if (c === '(') depth++;
-    else if (c === ')' && --depth === 0) return i;
-  }
-  return -1;
+/** `run` at once, or once `gate` resolved; nothing (no rows) when `gate` rejects. */
+function gated<T>(gate: Promise<unknown> | undefined, run: () => Promise<T[]>): Promise<T[]> {
+  return gate ? gate.then(run, () => [] as T[]) : run();
 }
