@@ -107,10 +107,14 @@ export function installCookieBannerStyle(css: string): void {
 }
 
 /**
- * Run in the page before capture: removes banner elements and the scroll locks banners put on
- * `html`/`body`. Returns how many elements were removed.
+ * Run in the page before capture, in one DevTools round trip: removes the elements matching
+ * `selectors` (cookie banners, `COOKIE_BANNER_SELECTORS`; none when empty) and the scroll locks banners
+ * put on `html`/`body`, then, with `read`, returns the document as HTML serialized as puppeteer's
+ * `page.content()` does (each top-level node: the doctype through XMLSerializer, `<html>` by its
+ * outerHTML). Self-contained: `page.evaluate` sends its source to the page.
+ * @returns the HTML with `read`, else undefined; a selector the page cannot parse is skipped
  */
-export function removeCookieBanners(selectors: string[]): number {
+export function removeBannersAndRead(selectors: string[], read: boolean): string | undefined {
   let removed = 0;
   for (const sel of selectors) {
     let nodes: NodeListOf<Element>;
@@ -130,5 +134,10 @@ export function removeCookieBanners(selectors: string[]): number {
       if (el && getComputedStyle(el).overflow === 'hidden') el.style.setProperty('overflow', 'auto', 'important');
     }
   }
-  return removed;
+  if (!read) return undefined;
+  let html = '';
+  for (const node of Array.from(document.childNodes)) {
+    html += node === document.documentElement ? document.documentElement.outerHTML : new XMLSerializer().serializeToString(node);
+  }
+  return html;
 }

@@ -11,9 +11,10 @@
  * does not show as a page (a PDF, a download) comes back as its bytes (document.ts).
  */
 import { TrawlError } from '../../../core/errors.ts';
+import type { HTTPResponse } from 'puppeteer-core';
 import type { EngineRequest, EngineResponse, PluginContext } from '../../../core/plugin.ts';
 import { runActions } from './actions.ts';
-import { COOKIE_BANNER_SELECTORS, removeCookieBanners } from './adblock.ts';
+import { COOKIE_BANNER_SELECTORS, removeBannersAndRead } from './adblock.ts';
 import { contentTypeOf, documentBytes, HTML_TYPES, isDocumentDownload } from './document.ts';
 import { takeCaptures } from './captures.ts';
 import type { Lookup } from '../../../core/net/host-guard.ts';
@@ -101,7 +102,7 @@ async function scrapeOnPage(
   page.setDefaultNavigationTimeout(Math.max(1, job.remaining()));
   t = job.mark('prepare', t);
 
-  let response;
+  let response: HTTPResponse | null | undefined;
   let download = false;
   try {
     response = await page.goto(request.url, { waitUntil: 'domcontentloaded', timeout: Math.max(1, job.remaining()) });
@@ -126,19 +127,28 @@ async function scrapeOnPage(
       ? await runActions(actions, { page, blobs: ctx.blobs, signal: job.signal, remaining: () => job.remaining() })
       : undefined;
   if (state.crashed) throw new TrawlError('SCRAPE_SITE_ERROR', `[browser] the page crashed the browser tab: ${request.url}`);
-
-  if (request.options.blockAds !== false) await page.evaluate(removeCookieBanners, COOKIE_BANNER_SELECTORS).catch(() => 0);
   t = job.mark('actions', t);
-  const captures = request.captures ? await takeCaptures(page, request.captures, ctx) : undefined;
-  t = job.mark('captures', t);
+
+  const isHtml = (r: HTTPResponse | null | undefined) => !r || HTML_TYPES.has(contentTypeOf(r));
+  const banners = request.options.blockAds !== false ? COOKIE_BANNER_SELECTORS : [];
+  // Without captures the banner removal and the read are one evaluate (one DevTools round trip, the
+  // `read` phase); captures (screenshots) come after the removal and before the read.
+  let text: string | undefined;
+  let captures: Record<string, unknown> | undefined;
+  if (request.captures || !isHtml(state.mainResponse ?? response)) {
+    if (banners.length > 0) await page.evaluate(removeBannersAndRead, banners, false).catch(() => undefined);
+    if (request.captures) captures = await takeCaptures(page, request.captures, ctx);
+    t = job.mark('captures', t);
+  } else {
+    text = await page.evaluate(removeBannersAndRead, banners, true).catch(() => undefined);
+  }
 
   const main = state.mainResponse ?? response ?? undefined;
   const headers = main?.headers() ?? {};
   const contentType = contentTypeOf(main);
   let body: Uint8Array;
-  let text: string | undefined;
-  if (!main || HTML_TYPES.has(contentType)) {
-    text = await page.content();
+  if (!main || isHtml(main)) {
+    text ??= await page.content(); // (also when the one evaluate failed: a document replaced meanwhile)
     body = new TextEncoder().encode(text);
   } else {
     body = await documentBytes(page, state, main, false, ctx.config.maxFetchBytes);
