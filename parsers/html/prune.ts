@@ -74,6 +74,9 @@ export function boilerplateReason(el: Element, stats: StatsMap, total: number, s
   }
   if (HINT_EXEMPT.has(el.name)) return undefined;
   const h = hintsOf(el);
+  // A chrome-named block holding a heading inside a link is the header of a card wrapped whole in the
+  // link (`new-listing__header`): a link cannot hold the page's navigation.
+  if (h.chrome && !h.junk && s && s.headings > 0 && s.link < s.len / 2 && insideLink(el)) return undefined;
   if (safeOnly) return (h.junk || (h.chrome && !h.positive)) && share < MAX_PRUNE_SHARE && !containsContentLandmark(el) ? 'hint' : undefined;
   if (mark === 'main' || mark === 'article') return undefined;
   if ((h.junk || h.chrome) && !h.positive && share < MAX_PRUNE_SHARE && !containsContentLandmark(el) && !(s && softProse(el, s))) {
@@ -90,6 +93,16 @@ export function boilerplateReason(el: Element, stats: StatsMap, total: number, s
     if (isJunkPhrase(normalizeSpace(textOf(el)))) return 'phrase';
   }
   return undefined;
+}
+
+/** Levels above an element searched for the link of its card. */
+const CARD_LINK_LEVELS = 4;
+
+/** Whether one of the nearest CARD_LINK_LEVELS ancestors of `el` is a link. */
+function insideLink(el: Element): boolean {
+  let p = el.parent;
+  for (let i = 0; i < CARD_LINK_LEVELS && p && isTag(p); i++, p = p.parent) if (p.name === 'a') return true;
+  return false;
 }
 
 /** Images declared at most 64x64 px: avatars, icons, badges (emoji images are turned into their text). */

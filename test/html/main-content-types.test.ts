@@ -336,6 +336,14 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Together we can do more with less');
     expect(out).not.toContain('Menu 3');
   });
+  test("a card wrapped whole in a link keeps its header-named title block; the page's header goes", () => {
+    const job = (i: number) => `<li class="job"><a href="/jobs/${i}"><div class="job__header"><h3>Backend engineer ${i}</h3><p>${i + 1}d</p></div><p class="company">Company ${i} Ltd</p><p>Full-Time, anywhere in the world, salary from 90,000 to 120,000 USD, four weeks of paid leave, equipment provided</p></a></li>`;
+    const html = `<body><div class="site-header"><a href="/">Jobs</a> <a href="/post">Post a job</a></div><div class="content"><h1>Remote backend jobs</h1><ul class="jobs">${Array.from({ length: 8 }, (_, i) => job(i)).join('')}</ul></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Backend engineer 7');
+    expect(out).toContain('Company 7 Ltd');
+    expect(out).not.toContain('Post a job');
+  });
   test('sibling copies are compared by their text with white space collapsed, not by its length alone', () => {
     const a = 'Boards, docs and timelines in one place, so the whole team sees the same plan today.';
     const b = a.replace('today', 'daily'); // the same length, other text
