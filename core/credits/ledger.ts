@@ -33,18 +33,29 @@ export interface LedgerResult {
   balance?: number;
 }
 
-// The balance changes by the sum of the entries inserted per team, so copies of this statement merged
-// into one with a row each (a group commit of concurrent scrapes, core/store/group-commit.ts) charge
-// every entry: in one statement a team's row can be updated only once.
-const APPLY = rowAdditive(`WITH ins AS (
+// Several entries in one statement (a group commit of concurrent scrapes, core/store/group-commit.ts)
+// change each team's balance by the sum of its entries inserted: in one statement a row is updated
+// only once, so one update per entry would keep only one of them. One entry alone takes the plain
+// form (the sum cost PGlite 0.1-0.2 ms more per statement, measured alternating the two).
+const APPLY_ROW = '($1, $2, $3, $4, $5, $6, $7, $8)';
+const APPLY = rowAdditive(
+  `WITH ins AS (
   INSERT INTO credit_ledger (id, team_id, api_key_id, job_id, kind, ref_id, delta, tokens)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+  VALUES ${APPLY_ROW}
+  ON CONFLICT (kind, ref_id) DO NOTHING
+  RETURNING delta
+)
+UPDATE teams SET credits = teams.credits + ins.delta FROM ins WHERE teams.id = $2 RETURNING teams.credits AS balance`,
+  `WITH ins AS (
+  INSERT INTO credit_ledger (id, team_id, api_key_id, job_id, kind, ref_id, delta, tokens)
+  VALUES ${APPLY_ROW}
   ON CONFLICT (kind, ref_id) DO NOTHING
   RETURNING team_id, delta
 )
 UPDATE teams SET credits = teams.credits + per_team.delta
   FROM (SELECT team_id, sum(delta)::bigint AS delta FROM ins GROUP BY team_id) per_team
- WHERE teams.id = per_team.team_id RETURNING teams.credits AS balance`);
+ WHERE teams.id = per_team.team_id RETURNING teams.credits AS balance`,
+);
 
 async function apply(db: Queryable, e: LedgerEntry, delta: number): Promise<LedgerResult> {
   if (!Number.isFinite(e.credits) || e.credits < 0) throw new Error(`[credits] invalid amount ${e.credits}`);

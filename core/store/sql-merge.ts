@@ -62,10 +62,20 @@ const shapes = new Map<string, RowShape>();
  * updates a row per copy: in one statement Postgres updates a row once, and the other copies' changes
  * are lost.
  * @param sql the statement: exactly one `VALUES (...)`, every `$n` inside it, numbered `$1..$n`
+ * @param merged where `sql` alone is cheaper in a form that is not additive: the additive form
+ *               (same `VALUES` row, parameters only there), used in its place for two copies or more
  * @returns `sql`, unchanged
- * @throws Error when the text does not have that shape (a programming error, at module load)
+ * @throws Error when a text does not have that shape (a programming error, at module load)
  */
-export function rowAdditive(sql: string): string {
+export function rowAdditive(sql: string, merged?: string): string {
+  const shape = rowShapeOf(merged ?? sql);
+  if (merged !== undefined && !sql.includes(shape.row)) throw new Error(`[store] the merged form of a statement needs its VALUES row: ${sql.slice(0, 80)}`);
+  if (!shapes.has(sql)) shapes.set(sql, { ...shape, id: shapes.size });
+  return sql;
+}
+
+/** The split of an additive text around its one `VALUES (...)` row. @throws Error when it has another shape */
+function rowShapeOf(sql: string): Omit<RowShape, 'id'> {
   const at = [...sql.matchAll(/\bvalues\s*\(/gi)];
   if (at.length !== 1) throw new Error(`[store] a row-additive statement needs exactly one VALUES (...): ${sql.slice(0, 80)}`);
   const open = at[0]!.index! + at[0]![0].length - 1;
@@ -76,9 +86,7 @@ export function rowAdditive(sql: string): string {
   const tail = sql.slice(close + 1);
   if (/\$\d/.test(head) || /\$\d/.test(tail)) throw new Error(`[store] a row-additive statement takes parameters only in its VALUES row: ${sql.slice(0, 80)}`);
   const numbers = [...row.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]));
-  const arity = numbers.length === 0 ? 0 : Math.max(...numbers);
-  if (!shapes.has(sql)) shapes.set(sql, { head, row, tail, arity, id: shapes.size });
-  return sql;
+  return { head, row, tail, arity: numbers.length === 0 ? 0 : Math.max(...numbers) };
 }
 
 /** Whether `sql` was declared row-additive (`rowAdditive`). */

@@ -27,6 +27,15 @@ describe('row-additive statements', () => {
     expect(() => rowAdditive('update t_merge set a = $1')).toThrow(/VALUES/);
     expect(() => rowAdditive('with i as (insert into t (a) values ($1) returning a) update u set n = n + 1 where id = $2')).toThrow(/parameters only/);
     expect(() => mergeRows([{ sql: 'insert into t_merge (a) values ($1)', params: [1] }, { sql: 'insert into t_merge (a) values ($1)', params: [2] }])).toThrow(/not a row-additive/);
+    // A statement cheaper alone than in its additive form: alone as it is, merged in the other form.
+    const plain = rowAdditive(
+      'with i as (insert into t_m2 (a, t) values ($1, $2) returning a) update u set n = n + i.a from i where u.id = $2',
+      'with i as (insert into t_m2 (a, t) values ($1, $2) returning a, t) update u set n = n + s.a from (select t, sum(a) as a from i group by t) s where u.id = s.t',
+    );
+    expect(mergeRows([{ sql: plain, params: [1, 'x'] }])).toEqual({ sql: plain, params: [1, 'x'] });
+    expect(mergeRows([{ sql: plain, params: [1, 'x'] }, { sql: plain, params: [2, 'x'] }]).sql)
+      .toBe('with i as (insert into t_m2 (a, t) values ($1, $2), ($3, $4) returning a, t) update u set n = n + s.a from (select t, sum(a) as a from i group by t) s where u.id = s.t');
+    expect(() => rowAdditive('insert into t_m3 (a) values ($1)', 'insert into t_m3 (a) values ($1, 1)')).toThrow(/VALUES row/);
   });
 
   test('a group of one member is its bundle statement unchanged; several members share one statement', () => {

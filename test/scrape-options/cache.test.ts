@@ -39,6 +39,19 @@ describe('maxAge and cache hits', () => {
     expect(stored.text).toBe(second.text);
   });
 
+  test('concurrent hits (stored together by group commit) each get their own document, readable byte for byte, and each is charged', async () => {
+    const url = env.site.url('/counter?together');
+    expect((await scrape({ url })).status).toBe(200);
+    const credits = async () => (await env.trawl.get('/v2/team/credit-usage')).body.data.remainingCredits as number;
+    const before = await credits();
+    const hits = await Promise.all(Array.from({ length: 12 }, () => scrape({ url })));
+    const ids = new Set(hits.map((h) => h.body.data.metadata.scrapeId));
+    expect(hits.map((h) => h.body.data.metadata.cacheState)).toEqual(Array(12).fill('hit'));
+    expect(ids.size).toBe(12);
+    for (const h of hits) expect((await env.trawl.get(`/v2/scrape/${h.body.data.metadata.scrapeId}`)).text).toBe(h.text);
+    expect(before - (await credits())).toBe(12);
+  });
+
   test('maxAge 0 always scrapes fresh; a fresh scrape refreshes the cache', async () => {
     const url = env.site.url('/counter?fresh');
     const a = visit((await scrape({ url })).body.data.markdown);
