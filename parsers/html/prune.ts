@@ -72,8 +72,8 @@ export function boilerplateReason(el: Element, stats: StatsMap, total: number, s
   if ((el.name === 'header' || el.name === 'footer') && !insideContentLandmark(el)) {
     return !bigShare && !containsContentLandmark(el) ? 'landmark' : undefined;
   }
-  if (HINT_EXEMPT.has(el.name)) return undefined;
   const h = hintsOf(el);
+  if (HINT_EXEMPT.has(el.name)) return undefined;
   if (safeOnly) return (h.junk || (h.chrome && !h.positive)) && share < MAX_PRUNE_SHARE && !containsContentLandmark(el) ? 'hint' : undefined;
   if (mark === 'main' || mark === 'article') return undefined;
   if ((h.junk || h.chrome) && !h.positive && share < MAX_PRUNE_SHARE && !containsContentLandmark(el) && !(s && softProse(el, s))) {
