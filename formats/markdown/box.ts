@@ -24,8 +24,8 @@ export class Box implements Scope {
   /** Next child of `kids` to walk. */
   i = 0;
   kids: ArrayLike<AnyNode>;
-  /** Kept children so far: collapsed texts and finished elements (a shared empty list for a leaf). */
-  items: (string | Box)[];
+  /** Kept children so far: collapsed texts and finished elements. */
+  items: (string | Box)[] = [];
   /** Converted content without leading/trailing newlines ('' when unused: blank or removed elements). */
   core = '';
   /** Newlines before `core` (0-2; 0 when `core` is empty). */
@@ -64,14 +64,12 @@ export class Box implements Scope {
   ) {
     if (!el || !up) {
       this.kids = roots;
-      this.items = [];
       this.vm = this.code = this.skip = this.dataCell = this.block = this.plain = false;
       this.table = this.sink = null;
       return;
     }
     this.flags = f;
     this.kids = textChildren(el, f);
-    this.items = this.kids.length ? [] : NO_ITEMS;
     this.plain = (f & PART) !== 0 && up.table === null;
     this.vm = !this.plain && (f & (VOID | MEANINGFUL)) !== 0;
     this.block = !this.plain && (f & BLOCK) !== 0;

@@ -124,17 +124,17 @@ type Kind = 'junk' | 'chrome' | 'meta' | 'positive' | 'soft' | undefined;
 const SOFT = new Set(['cta', 'promo', 'promos', 'promotion', 'secondary']);
 
 /** classifyName results by name: class names repeat across a page and across a site's pages. */
-const kinds = new Map<string, Kind>();
+const kinds = new Map<string, Kind | null>();
 const MAX_KINDS = 20_000;
 
 /** Classifies one class name or id by its words; the last non-modifier word is the head word (memoized). */
 export function classifyName(name: string): Kind {
-  let kind = kinds.get(name);
-  if (kind === undefined && !kinds.has(name)) {
-    if (kinds.size >= MAX_KINDS) kinds.clear();
-    kind = classify(name);
-    kinds.set(name, kind);
-  }
+  // No kind is memoized as null: one look-up for the names that have none (most).
+  const known = kinds.get(name);
+  if (known !== undefined) return known ?? undefined;
+  if (kinds.size >= MAX_KINDS) kinds.clear();
+  const kind = classify(name);
+  kinds.set(name, kind ?? null);
   return kind;
 }
 
@@ -143,8 +143,9 @@ function isChromeCompound(token: string): boolean {
   if (token.length < 6 || CHROME.has(token)) return false;
   for (let i = 3; i <= token.length - 3; i++) {
     const a = token.slice(0, i);
+    if (!CHROME.has(a) || HEAD_ONLY_CHROME.has(a)) continue;
     const b = token.slice(i);
-    if (CHROME.has(a) && CHROME.has(b) && !HEAD_ONLY_CHROME.has(a) && !HEAD_ONLY_CHROME.has(b)) return true;
+    if (CHROME.has(b) && !HEAD_ONLY_CHROME.has(b)) return true;
   }
   return false;
 }
