@@ -155,30 +155,6 @@ describe('browser pool', () => {
     expect(pgrep(poolDir())).toEqual([]);
   });
 
-  test('jobs that navigate while a spare waits open a second one (never more), and the next jobs take them', async () => {
-    const pool = newPool({ size: 1, pagesPerBrowser: 4 });
-    try {
-      const first = await pool.acquire(); // takes the launch's spare
-      const second = await pool.acquire(); // opens its own page
-      first.warmNext();
-      second.warmNext();
-      first.warmNext(); // idempotent
-      expect(pool.stats().browsers[0]).toMatchObject({ active: 2, spares: 2 });
-      for (let i = 0; i < 200 && pool.stats().browsers[0]!.spare !== true; i++) await Bun.sleep(50); // hang bound only
-      const third = await pool.acquire();
-      const fourth = await pool.acquire();
-      expect(new Set([first, second, third, fourth].map((l) => l.context)).size).toBe(4);
-      expect(pool.stats().browsers[0]).toMatchObject({ active: 4, spares: 0 });
-      // A release refills one spare only.
-      await Promise.all([first.release(), second.release()]);
-      expect(pool.stats().browsers[0]!.spares).toBe(1);
-      await Promise.all([third.release(), fourth.release()]);
-    } finally {
-      await pool.close();
-    }
-    expect(pgrep(poolDir())).toEqual([]);
-  });
-
   test('a Chromium that cannot start is a clear 503', async () => {
     const pool = new BrowserPool({ chromiumPath: '/nonexistent/chromium', dataDir: env.config.dataDir, size: 1, log: env.ctx().log });
     try {

@@ -11,13 +11,10 @@
  *
  * A lease may be held for as long as the caller wants: an interact session can keep one open.
  *
- * Each browser keeps spare contexts and pages (with their gates) open ahead of the next jobs, so a job
+ * Each browser keeps one spare context and page (with its gate) open ahead of the next job, so a job
  * rarely waits for page creation: the first opens at launch, the next once the job that took it has
  * navigated (`Lease.warmNext`, during its smart wait) or, failing that, when a lease is released.
- * A job that navigates while a spare is still waiting opens a second one (`MAX_SPARES`): when jobs
- * arrive faster than one spare a navigation (8 clients on 2 browsers), one spare left most of them
- * waiting for a page to open; one job at a time never gets past one spare. Acquiring prefers a
- * browser with a ready spare, and takes a ready spare before one still opening.
+ * Acquiring prefers a browser whose spare is ready.
  */
 import { rmSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
@@ -63,9 +60,8 @@ export interface Lease {
   readonly crashSignal: AbortSignal;
   /**
    * Says the job's page has navigated: the pool opens the next job's spare context and page on this
-   * browser now, while this job waits for its page to settle, rather than when the lease is released
-   * (a second spare when one is still waiting, never more). Idempotent; without it a spare opens at
-   * release.
+   * browser now, while this job waits for its page to settle, rather than when the lease is released.
+   * Idempotent; without it the spare opens at release.
    */
   warmNext(): void;
   /** Closes the context (idempotent) and returns the browser to the pool. */
@@ -76,12 +72,6 @@ interface Spare {
   context: BrowserContext;
   page: Page;
   gate: TargetGate;
-}
-
-interface SpareEntry {
-  opening: Promise<Spare | undefined>;
-  /** True once `opening` has settled (a job taking it does not wait). */
-  ready: boolean;
 }
 
 interface Slot {
@@ -102,25 +92,25 @@ interface Slot {
   /** Released leases whose context is still closing (they hold no job, but still hold memory). */
   closing: number;
   jobs: number;
-  /** Contexts, pages and gates opened ahead of the next jobs (oldest first), so acquiring is instant. */
-  spares: SpareEntry[];
+  /** A context, page and gate opened ahead of the next job, so acquiring is instant. */
+  spare?: Promise<Spare | undefined>;
+  /** True once `spare` has settled (a job taking it does not wait). */
+  spareReady?: boolean;
   idleTimer?: ReturnType<typeof setTimeout>;
 }
 
 export interface PoolStats {
   /**
    * `active`: leases held; `closing`: released leases whose context is still closing; `spare`: a
-   * context and page are open and waiting for the next job; `spares`: how many are open or opening.
+   * context and page are open and waiting for the next job.
    */
-  browsers: { id: number; pid: number | undefined; state: Slot['state']; active: number; closing: number; jobs: number; spare: boolean; spares: number }[];
+  browsers: { id: number; pid: number | undefined; state: Slot['state']; active: number; closing: number; jobs: number; spare: boolean }[];
   waiting: number;
   launched: number;
   crashed: number;
 }
 
 const CLOSE_TIMEOUT_MS = 5_000;
-/** Most spare pages a browser keeps open (the second only while jobs arrive faster than one opens). */
-const MAX_SPARES = 2;
 
 export class BrowserPool {
   private readonly slots = new Map<number, Slot>();
@@ -174,13 +164,14 @@ export class BrowserPool {
       }
       try {
         let opened: Spare | undefined;
-        const at = Math.max(0, slot.spares.findIndex((s) => s.ready));
-        const [spare] = slot.spares.splice(at, 1);
-        if (spare) {
+        if (slot.spare) {
+          const spare = slot.spare;
+          slot.spare = undefined;
+          slot.spareReady = false;
           // The next spare opens once this job has navigated (lease.warmNext) or ended (settle), not now:
           // opening a context and page keeps the browser busy, and this job's own setup and navigation
           // would wait behind it. Its smart wait (mostly idle) is the time to open it.
-          opened = await spare.opening;
+          opened = await spare;
           if (opened?.page.isClosed()) {
             opened.gate.close();
             opened = undefined;
@@ -213,8 +204,7 @@ export class BrowserPool {
         active: s.active,
         closing: s.closing,
         jobs: s.jobs,
-        spare: s.spares.some((e) => e.ready),
-        spares: s.spares.length,
+        spare: s.spareReady === true,
       })),
       waiting: this.waiters.length,
       launched: this.launched,
@@ -237,7 +227,7 @@ export class BrowserPool {
    */
   private pick(): Slot | undefined {
     let best: Slot | undefined;
-    const rank = (s: Slot) => (s.spares.some((e) => e.ready) ? 0 : 1_000) + s.active;
+    const rank = (s: Slot) => (s.spareReady ? 0 : 1_000) + s.active;
     for (const s of this.slots.values()) {
       if ((s.state === 'ready' || s.state === 'launching') && s.active < this.cap && s.closing < this.cap && (!best || rank(s) < rank(best))) best = s;
     }
@@ -263,7 +253,6 @@ export class BrowserPool {
       jobs: 0,
       launching,
       crash: new AbortController(),
-      spares: [],
       ready: undefined as unknown as Promise<Browser>,
     };
     slot.ready = launching.then((l) => {
@@ -286,7 +275,7 @@ export class BrowserPool {
       slot.state = slot.jobs >= this.maxJobs ? 'retiring' : 'ready';
       l.browser.once('disconnected', () => this.onDisconnected(slot));
       this.opts.log.debug({ slot: id, pid: l.pid }, 'browser launched');
-      this.refill(slot, 1);
+      this.refill(slot);
       return l.browser;
     });
     slot.ready.catch(() => {}); // observed by acquirers; never an unhandled rejection
@@ -296,7 +285,6 @@ export class BrowserPool {
 
   private lease(slot: Slot, browser: Browser, { context, page, gate }: Spare): Lease {
     let released = false;
-    let warmed = false;
     const pool = this;
     return {
       browser,
@@ -310,9 +298,7 @@ export class BrowserPool {
       },
       crashSignal: slot.crash.signal,
       warmNext() {
-        if (released || warmed) return;
-        warmed = true;
-        pool.refill(slot, MAX_SPARES);
+        if (!released) pool.refill(slot);
       },
       async release() {
         if (released) return;
@@ -339,19 +325,20 @@ export class BrowserPool {
     };
   }
 
-  /** Opens a context and page for a next job in the background, unless the browser has `upTo` spares. */
-  private refill(slot: Slot, upTo: number): void {
-    if (this.closed || slot.state !== 'ready' || slot.spares.length >= upTo || !slot.browser) return;
-    const entry: SpareEntry = { opening: openPage(slot.browser).catch(() => undefined), ready: false };
-    slot.spares.push(entry);
-    void entry.opening.then(() => {
-      entry.ready = true;
+  /** Opens the next job's context and page in the background (one spare per browser). */
+  private refill(slot: Slot): void {
+    if (this.closed || slot.state !== 'ready' || slot.spare || !slot.browser) return;
+    slot.spareReady = false;
+    const spare = openPage(slot.browser).catch(() => undefined);
+    slot.spare = spare;
+    void spare.then(() => {
+      if (slot.spare === spare) slot.spareReady = true;
     });
   }
 
   /** After a lease ends: close a retiring or idle browser, refill the spare page, let waiters retry. */
   private settle(slot: Slot): void {
-    this.refill(slot, 1);
+    this.refill(slot);
     if (slot.active === 0 && slot.closing === 0 && slot.state === 'retiring') void this.shutdown(slot);
     else if (slot.active === 0 && slot.closing === 0 && slot.state === 'ready' && this.idleMs > 0) {
       if (slot.idleTimer) clearTimeout(slot.idleTimer);
@@ -444,10 +431,11 @@ async function openPage(browser: Browser): Promise<Spare> {
   }
 }
 
-/** Closes the gates of a slot's spare pages (the browser under it is going away). */
+/** Closes the gate of a slot's spare page (the browser under it is going away). */
 function dropSpare(slot: Slot): void {
-  for (const e of slot.spares) void e.opening.then((s) => s?.gate.close());
-  slot.spares = [];
+  void slot.spare?.then((s) => s?.gate.close());
+  slot.spare = undefined;
+  slot.spareReady = false;
 }
 
 /** SIGKILL to a whole process group (Chromium and its zygote, renderers, utilities). */
