@@ -97,6 +97,8 @@ export const BUILTIN_PLUGINS: Table = {
 /** Loads plugins by kind and name, once each. */
 export class Registry {
   private readonly cache = new Map<string, Promise<unknown>>();
+  /** `all(kind)` per kind: the table never changes, and a scrape asks for the same lists several times. */
+  private readonly lists = new Map<PluginKind, Promise<readonly unknown[]>>();
   private readonly sources = new Map<string, string>();
 
   constructor(private readonly table: Table = BUILTIN_PLUGINS) {}
@@ -148,9 +150,17 @@ export class Registry {
     return p;
   }
 
-  /** Loads every plugin of a kind, in registration order. */
-  async all<K extends PluginKind>(kind: K): Promise<PluginByKind[K][]> {
-    return Promise.all(this.names(kind).map((n) => this.get(kind, n)));
+  /**
+   * Loads every plugin of a kind, in registration order. The same frozen array every time (a failed
+   * load fails every call, as `get` does).
+   */
+  all<K extends PluginKind>(kind: K): Promise<readonly PluginByKind[K][]> {
+    let p = this.lists.get(kind) as Promise<readonly PluginByKind[K][]> | undefined;
+    if (!p) {
+      p = Promise.all(this.names(kind).map((n) => this.get(kind, n))).then((list) => Object.freeze(list));
+      this.lists.set(kind, p);
+    }
+    return p;
   }
 
   /** Plugins already loaded (for shutdown hooks such as closing browser pools). */

@@ -80,7 +80,7 @@ export function uploadResponse(file: UploadedFile, url: string): EngineResponse 
  * @param parsers every registered parser plugin
  * @throws TrawlError UNSUPPORTED_FILE_TYPE (400) naming the file, its type and what is supported
  */
-export function uploadParser(parsers: ParserPlugin[], file: UploadedFile, options: Pick<ScrapeOptions, 'parsers'>): ParserPlugin {
+export function uploadParser(parsers: readonly ParserPlugin[], file: UploadedFile, options: Pick<ScrapeOptions, 'parsers'>): ParserPlugin {
   const type = bareType(file.contentType) || 'application/octet-stream';
   const parser = selectParser(parsers, { bytes: file.bytes, contentType: type, url: uploadUrl(file.filename), filename: file.filename });
   const what = `"${file.filename}" (${file.contentType || 'no content type'})`;

@@ -50,9 +50,17 @@ export interface ScrapeDeps {
 /** A profile lock outlives the scrape's timeout by this much, ms (a crashed worker frees it then). */
 const PROFILE_LEASE_GRACE_MS = 60_000;
 
-/** Format plugins by name (used for validation and ordering). */
+const formatMaps = new WeakMap<readonly FormatPlugin[], Map<string, FormatPlugin>>();
+
+/**
+ * Format plugins by name (used for validation and ordering): one map per registry, shared by every
+ * caller (a scrape asks several times), so it must not be modified.
+ */
 export async function formatPlugins(registry: Registry): Promise<Map<string, FormatPlugin>> {
-  return new Map((await registry.all('format')).map((f) => [f.name, f]));
+  const list = await registry.all('format');
+  let map = formatMaps.get(list);
+  if (!map) formatMaps.set(list, (map = new Map(list.map((f) => [f.name, f]))));
+  return map;
 }
 
 /** Orders requested formats so that each runs after the formats it `needs` (which run even if not requested). */

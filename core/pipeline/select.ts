@@ -24,7 +24,7 @@ export function requiredFeatures(options: ScrapeOptions, formats: Map<string, Fo
  * The cheapest engine covering `need`, or the reason none does.
  * @throws TrawlError SCRAPE_ACTIONS_NOT_SUPPORTED (actions without a browser) or BACKEND_UNAVAILABLE.
  */
-export function selectEngine(engines: EnginePlugin[], need: Set<EngineFeature>): EnginePlugin {
+export function selectEngine(engines: readonly EnginePlugin[], need: Set<EngineFeature>): EnginePlugin {
   const fit = engines.filter((e) => [...need].every((f) => e.features.includes(f))).sort((a, b) => a.cost - b.cost);
   if (fit[0]) return fit[0];
   const missing = [...need].filter((f) => !engines.some((e) => e.features.includes(f)));
@@ -49,7 +49,7 @@ function extOf(url: string): string {
  * type, then the URL's extension. Returns undefined when nothing accepts the content.
  */
 export function selectParser(
-  parsers: ParserPlugin[],
+  parsers: readonly ParserPlugin[],
   content: { bytes: Uint8Array; contentType: string; url: string; filename?: string },
 ): ParserPlugin | undefined {
   const byMagic = parsers.find((p) => p.accepts.magic?.(content.bytes));

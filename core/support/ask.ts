@@ -25,7 +25,7 @@ export interface AskAnswer {
 
 export interface AskDeps {
   db: Queryable;
-  plugins: SupportPlugin[];
+  plugins: readonly SupportPlugin[];
   ctx: PluginContext;
   /** Re-sends a request as the caller; absent: no validation. */
   replay?: Replay;
@@ -72,7 +72,7 @@ export async function findFailures(db: Queryable, teamId: string, question: stri
   return [...kept, ...jobs, ...empty].sort((a, b) => (b.at ?? 0) - (a.at ?? 0));
 }
 
-async function diagnose(plugins: SupportPlugin[], f: SupportFailure, ctx: PluginContext): Promise<SupportDiagnosis | undefined> {
+async function diagnose(plugins: readonly SupportPlugin[], f: SupportFailure, ctx: PluginContext): Promise<SupportDiagnosis | undefined> {
   for (const p of plugins) {
     const d = await Promise.resolve(p.diagnose(f, ctx)).catch((err: unknown) => {
       ctx.log.warn({ err, plugin: p.name }, 'support plugin failed; skipped');

@@ -9,7 +9,7 @@ import type { ThreatListMatcher, ThreatListPlugin } from '../plugin.ts';
 
 /** What loading needs of the registry (a structural type: the registry imports the engines that import this module). */
 export interface ThreatListSource {
-  all(kind: 'threat-list'): Promise<ThreatListPlugin[]>;
+  all(kind: 'threat-list'): Promise<readonly ThreatListPlugin[]>;
 }
 
 export interface LoadedList {

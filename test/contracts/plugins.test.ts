@@ -57,7 +57,7 @@ describe('engines', () => {
 
 describe('parsers', () => {
   test('accept lists are lower case and magic tests survive short input', async () => {
-    const parsers: ParserPlugin[] = await registry.all('parser');
+    const parsers: readonly ParserPlugin[] = await registry.all('parser');
     for (const p of parsers) {
       for (const m of p.accepts.mime) expect(m).toBe(m.toLowerCase());
       for (const e of p.accepts.ext) expect(e).toMatch(/^\.[a-z0-9]+$/);
