@@ -6,7 +6,7 @@
  * or attribute name only the characters that end it. Here each of those states, on a character that
  * changes nothing, scans ahead in a tight loop to the next one that does and leaves the index just
  * before it, so the machine sees the same characters that matter in the same states and emits the
- * same events at the same indices (test/html/tokenizer.test.ts compares the trees with the stock
+ * same events at the same indices (test/html/dom-tree.test.ts compares the trees with the stock
  * tokenizer's). `fastForwardTo` (comments, scripts and styles, closing tags) uses `indexOf`.
  *
  * It overrides htmlparser2 12's private state methods by name: a new htmlparser2 version must pass
@@ -62,18 +62,12 @@ class FastTokenizer extends Base {
 
   override stateInTagName(c: number): void {
     if (endsTagSection(c)) return super.stateInTagName(c);
-    const buf = this.buffer;
-    let i = this.index - this.offset + 1;
-    while (i < buf.length && !endsTagSection(buf.charCodeAt(i))) i++;
-    this.skipTo(i);
+    this.skipName();
   }
 
   override stateInClosingTagName(c: number): void {
     if (endsTagSection(c)) return super.stateInClosingTagName(c);
-    const buf = this.buffer;
-    let i = this.index - this.offset + 1;
-    while (i < buf.length && !endsTagSection(buf.charCodeAt(i))) i++;
-    this.skipTo(i);
+    this.skipName();
   }
 
   override stateInAttributeName(c: number): void {
@@ -95,6 +89,14 @@ class FastTokenizer extends Base {
   override stateInAttributeValueSingleQuotes(c: number): void {
     if (c === SQ || c === AMP || !this.decodeEntities) return super.stateInAttributeValueSingleQuotes(c);
     this.skipValue(SQ);
+  }
+
+  /** Scans a tag name (opening or closing) to the character that ends it. */
+  private skipName(): void {
+    const buf = this.buffer;
+    let i = this.index - this.offset + 1;
+    while (i < buf.length && !endsTagSection(buf.charCodeAt(i))) i++;
+    this.skipTo(i);
   }
 
   /** Scans a quoted attribute value to its closing quote or the next `&`. */
