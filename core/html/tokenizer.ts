@@ -51,13 +51,7 @@ class FastTokenizer extends Base {
 
   override stateText(c: number): void {
     if (c === LT || c === AMP || !this.decodeEntities) return super.stateText(c);
-    const buf = this.buffer;
-    let i = this.index - this.offset + 1;
-    for (; i < buf.length; i++) {
-      const d = buf.charCodeAt(i);
-      if (d === LT || d === AMP) break;
-    }
-    this.skipTo(i);
+    this.skipUntil(LT, AMP);
   }
 
   override stateInTagName(c: number): void {
@@ -83,12 +77,12 @@ class FastTokenizer extends Base {
 
   override stateInAttributeValueDoubleQuotes(c: number): void {
     if (c === DQ || c === AMP || !this.decodeEntities) return super.stateInAttributeValueDoubleQuotes(c);
-    this.skipValue(DQ);
+    this.skipUntil(DQ, AMP);
   }
 
   override stateInAttributeValueSingleQuotes(c: number): void {
     if (c === SQ || c === AMP || !this.decodeEntities) return super.stateInAttributeValueSingleQuotes(c);
-    this.skipValue(SQ);
+    this.skipUntil(SQ, AMP);
   }
 
   /** Scans a tag name (opening or closing) to the character that ends it. */
@@ -99,13 +93,13 @@ class FastTokenizer extends Base {
     this.skipTo(i);
   }
 
-  /** Scans a quoted attribute value to its closing quote or the next `&`. */
-  private skipValue(quote: number): void {
+  /** Scans to the next `a` or `b` (text: `<` or `&`; a quoted attribute value: its quote or `&`). */
+  private skipUntil(a: number, b: number): void {
     const buf = this.buffer;
     let i = this.index - this.offset + 1;
     for (; i < buf.length; i++) {
       const d = buf.charCodeAt(i);
-      if (d === quote || d === AMP) break;
+      if (d === a || d === b) break;
     }
     this.skipTo(i);
   }

@@ -201,7 +201,7 @@ function teaserLenOutside(region: Element[], listings: ReadonlySet<Element>, sta
     if (ls && ls.link >= ls.len * WRAPPED_CARDS_LINK_DENSITY) continue;
     let nested = false;
     for (let p: ParentNode | null = l.parent; p && !nested; p = p.parent) if (listings.has(p as Element)) nested = true;
-    if (!nested) n += stats.get(l)?.len ?? 0;
+    if (!nested) n += ls?.len ?? 0;
   }
   return n;
 }

@@ -254,8 +254,8 @@ function aggregate(el: Element, map: StatsMap): Stats {
       break;
     case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6':
       s.headings++;
-      // A button in a heading is the toggle of the section it heads (an accordion's question), not a form;
-      // so is a link to a bare `#` there (a script's toggle, which leads nowhere).
+      // No control in a heading counts as a form: a button there is the toggle of the section it heads
+      // (an accordion's question); a link to a bare `#` there is a script's toggle too, not link text.
       s.input = 0;
       if (s.link > 0 && togglesOnly(el)) s.link = s.ownLink = 0;
       break;

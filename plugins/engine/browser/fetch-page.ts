@@ -129,13 +129,15 @@ async function scrapeOnPage(
   if (state.crashed) throw new TrawlError('SCRAPE_SITE_ERROR', `[browser] the page crashed the browser tab: ${request.url}`);
   t = job.mark('actions', t);
 
-  const isHtml = (r: HTTPResponse | null | undefined) => !r || HTML_TYPES.has(contentTypeOf(r));
+  const main = state.mainResponse ?? response ?? undefined;
+  const contentType = contentTypeOf(main);
+  const isHtml = !main || HTML_TYPES.has(contentType);
   const banners = request.options.blockAds !== false ? COOKIE_BANNER_SELECTORS : [];
   // Without captures the banner removal and the read are one evaluate (one DevTools round trip, the
   // `read` phase); captures (screenshots) come after the removal and before the read.
   let text: string | undefined;
   let captures: Record<string, unknown> | undefined;
-  if (request.captures || !isHtml(state.mainResponse ?? response)) {
+  if (request.captures || !isHtml) {
     if (banners.length > 0) await page.evaluate(removeBannersAndRead, banners, false).catch(() => undefined);
     if (request.captures) captures = await takeCaptures(page, request.captures, ctx);
     t = job.mark('captures', t);
@@ -143,11 +145,9 @@ async function scrapeOnPage(
     text = await page.evaluate(removeBannersAndRead, banners, true).catch(() => undefined);
   }
 
-  const main = state.mainResponse ?? response ?? undefined;
   const headers = main?.headers() ?? {};
-  const contentType = contentTypeOf(main);
   let body: Uint8Array;
-  if (!main || isHtml(main)) {
+  if (isHtml) {
     text ??= await page.content(); // (also when the one evaluate failed: a document replaced meanwhile)
     body = new TextEncoder().encode(text);
   } else {
