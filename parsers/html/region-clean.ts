@@ -130,6 +130,13 @@ const ALT_REPEAT_SHARE = 0.5;
 const MAX_CARD_CONTEXT_CHARS = 300;
 /** Levels above an image searched for the text of its card or figure. */
 const ALT_CONTEXT_LEVELS = 4;
+/**
+ * Alts that say nothing of the content: a file name left as the alt (`home img 1.jpg`, `Blue.png`), or
+ * one naming the image as an icon, a logo or an arrow (`icon - internet globe`, `Acme logo white`, the
+ * customer-logo bars and feature-tile icons of marketing pages). Tested on the lower-cased alt. On the
+ * WCXB dev split the ground truths leave such words out: 43 pages better, none worse (service +0.0017).
+ */
+const DECORATIVE_ALT = /\.(?:jpe?g|png|gif|webp|svg|avif)$|\b(?:icons?|logos?|arrow)\b/;
 
 /** Lower-case words of the text nodes under `node`, each node on its own (adjacent blocks do not fuse). */
 function wordsUnder(node: ParentNode): Set<string> {
@@ -149,7 +156,8 @@ function wordsUnder(node: ParentNode): Set<string> {
  * copy of a responsive image. The image stays; its words would only be said twice. The context is the
  * nearest ancestor (up to four levels) that holds text; in a card (context of at most 300 characters)
  * half the alt's distinct words found there is enough (`walnut Desk Model 3 hover image` on the card
- * of Desk Model 3), elsewhere every word must be.
+ * of Desk Model 3), elsewhere every word must be. Alts that only name a file, an icon, a logo or an
+ * arrow (DECORATIVE_ALT) are blanked wherever they are.
  */
 export function blankRedundantAlts(nodes: ParentNode[]): void {
   for (const top of nodes) {
@@ -169,6 +177,10 @@ export function blankRedundantAlts(nodes: ParentNode[]): void {
       if (!alt) continue;
       const altWords = alt.match(ALT_WORD);
       if (!altWords) continue;
+      if (DECORATIVE_ALT.test(alt)) {
+        img.attribs.alt = '';
+        continue;
+      }
       let ctx: ParentNode | null = img.parent;
       let text = '';
       for (let i = 0; ctx && i < ALT_CONTEXT_LEVELS; i++) {

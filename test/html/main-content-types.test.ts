@@ -307,6 +307,18 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('hover image');
     expect(out).toContain('![the team of the company in the workshop at dusk]');
   });
+  test('an alt that is a file name or names an icon, a logo or an arrow is blanked; a describing alt stays', () => {
+    const tile = (i: number) => `<div class="tile"><img src="/i${i}.svg" alt="icon - shield ${i}"><h3>Feature ${i}</h3>${prose('Feature', i)}</div>`;
+    const logos = ['Acme logo white', 'home img 1.jpg', 'Blue.png'].map((a, i) => `<img src="/l${i}.png" alt="${a}">`).join('');
+    const html = `<body>${nav}<main><h1>Our platform</h1>${prose('Intro', 1)}${Array.from({ length: 3 }, (_, i) => tile(i)).join('')}<div class="customers"><h2>Trusted by</h2>${logos}</div><img src="/team.jpg" alt="engineers reviewing a network diagram">${prose('Intro', 2)}</main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Feature paragraph 2');
+    expect(out).not.toContain('icon - shield');
+    expect(out).not.toContain('logo white');
+    expect(out).not.toContain('img 1.jpg');
+    expect(out).not.toContain('[Blue.png]');
+    expect(out).toContain('![engineers reviewing a network diagram]');
+  });
   test('a promo- or cta-named section of prose is content; a promo teaser of links is pruned', () => {
     const para = (i: number, n: number) => `<p>Service line ${i}, part ${n}, brings engineering-led design, deep industry knowledge, data-driven insight and, above all, people who listen, plan, build and measure, to the platforms at the heart of your business.</p>`;
     const section = (i: number) => `<div class="cmp-promo__content"><h3>Service line ${i}</h3>${para(i, 1)}${para(i, 2)}${para(i, 3)}</div>`;
