@@ -410,4 +410,16 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Question 0: why offer support');
     expect(out).toContain('Question 3: why offer support');
   });
+  test("a grid item's picture keeps no alt (a thumbnail's description); an image in an article's paragraphs keeps its alt", () => {
+    const course = (i: number) => `<div class="tile"><div class="tile__media"><img src="/c${i}.jpg" alt="Colourful abstract shapes on a dark background, number ${i}"></div><div class="tile__body"><span>Online</span><h3><a href="/c${i}">Course ${i} on data analysis</a></h3><p>Learn to clean, model and chart data in ${i + 2} weeks.</p></div></div>`;
+    const html = `<body>${nav}<main><h1>Data courses</h1><div class="tiles">${Array.from({ length: 6 }, (_, i) => course(i)).join('')}</div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Course 5 on data analysis');
+    expect(out).toContain('![](https://site.example/c3.jpg)');
+    expect(out).not.toContain('Colourful abstract shapes');
+    const figure = (i: number) => `<p><img src="/f${i}.jpg" alt="A heron standing in the reeds at dawn, photo ${i}"></p>`;
+    const article = `<body>${nav}<article><h1>Birds of the marsh</h1>${prose('Marsh', 1)}${figure(1)}${prose('Marsh', 2)}${figure(2)}${prose('Marsh', 3)}${figure(3)}${prose('Marsh', 4)}</article></body>`;
+    const out2 = pageToMarkdown(article);
+    expect(out2).toContain('![A heron standing in the reeds at dawn, photo 2]');
+  });
 });
