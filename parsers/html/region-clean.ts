@@ -3,7 +3,7 @@
  * drops link lists, leftover widgets, forms, image clusters and near-empty blocks, and "Read more:
  * <link>" promo paragraphs, while never removing headings, code, data tables or the bulk of the text.
  */
-import { detach as detachNode, elements, isAncestor, isSpaceCode, isTag, normalizeSpace, postOrder, textOf, type AnyNode, type Element, type ParentNode, type Text } from './dom.ts';
+import { detach as detachNode, elementList, elements, isAncestor, isSpaceCode, isTag, normalizeSpace, postOrder, textOf, type AnyNode, type Element, type ParentNode, type Text } from './dom.ts';
 import { classWeight } from './scoring.ts';
 import { linkDensity, softProse, type Stats, type StatsMap } from './stats.ts';
 
@@ -466,4 +466,39 @@ function isSection(el: Element): boolean {
   let n = 0;
   for (const c of el.children) if (isTag(c) && ++n >= 2) return true;
   return false;
+}
+
+/** Elements that make a figure a code listing, a table or a quotation: their captions are content. */
+const CAPTIONED_CONTENT_TAGS = new Set(['pre', 'code', 'table', 'blockquote']);
+/** A caption longer than this (characters) is prose set in a caption element, not a caption. */
+const MAX_CAPTION_CHARS = 400;
+/** How far up a caption looks for its `figure`. */
+const CAPTION_FIGURE_LEVELS = 3;
+
+/**
+ * Drops picture captions from the region: a `figcaption` of at most 400 characters whose frame (the
+ * nearest `figure` up to three levels, else the caption's parent: sites set captions in a `div` next
+ * to the picture) holds no code, table or quotation. Photo credits ("Courtesy of …", "Getty
+ * Images") and picture descriptions are not the text of a story: on the WCXB article pages the ground
+ * truth left out 93% of the caption words (87 domains) and kept the captions of code listings
+ * ("Listing 4-1: …") and of quotations (the attribution). A long one is prose in a caption element
+ * (a page wrapping its body in one) and stays.
+ */
+export function dropMediaCaptions(nodes: ParentNode[]): void {
+  for (const top of nodes) {
+    const caps = isTag(top as AnyNode) && (top as Element).name === 'figcaption' ? [] : elementList(top).filter((e) => e.name === 'figcaption');
+    for (const cap of caps) {
+      if (!cap.parent) continue;
+      let frame: ParentNode = cap.parent;
+      for (let p: ParentNode | null = cap.parent, i = 0; p && i < CAPTION_FIGURE_LEVELS; p = p === top ? null : p.parent, i++) {
+        if (isTag(p as AnyNode) && (p as Element).name === 'figure') {
+          frame = p;
+          break;
+        }
+      }
+      if (elementList(frame).some((e) => CAPTIONED_CONTENT_TAGS.has(e.name))) continue;
+      if (textOf(cap).trim().length > MAX_CAPTION_CHARS) continue;
+      detachNode(cap);
+    }
+  }
 }

@@ -422,4 +422,15 @@ describe('onlyMainContent beyond articles', () => {
     const out2 = pageToMarkdown(article);
     expect(out2).toContain('![A heron standing in the reeds at dawn, photo 2]');
   });
+
+  test('picture captions leave the story; captions of code listings and quotations stay', () => {
+    const para = (i: number) => prose('Story', i);
+    const html = `<body><header>${nav}</header><article><h1>Garden tour</h1>${para(0)}<figure><img src="/a.jpg" alt=""><figcaption>Photo credit: Jane Roe for the Daily Example</figcaption></figure>${para(1)}<div class="pic"><picture><img src="/b.jpg" alt=""></picture><figcaption>A shady corner of the garden in June</figcaption></div>${para(2)}<figure><pre><code>plant(tree)</code></pre><figcaption>Listing 1: planting a tree</figcaption></figure>${para(3)}<figure><blockquote><p>Gardens are patience made visible, one season after another.</p></blockquote><figcaption>Ann Example, gardener</figcaption></figure>${para(4)}</article></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Story paragraph 4');
+    expect(out).not.toContain('Photo credit: Jane Roe');
+    expect(out).not.toContain('A shady corner');
+    expect(out).toContain('Listing 1: planting a tree');
+    expect(out).toContain('Ann Example, gardener');
+  });
 });
