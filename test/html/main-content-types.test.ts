@@ -242,6 +242,25 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('Harbour Rovers');
     expect(out).not.toContain('Founded: May 2019');
   });
+  test("a poster's pane named by `user` as its head word (`message-user`) goes; `user-review` stays content", () => {
+    const post = (i: number) => `<article class="message"><div class="message-cell message-cell--user"><section class="message-user"><h4 class="message-name"><a href="/members/m${i}">member${i}</a></h4>
+      <div class="message-userExtras"><dl class="pairs"><dt>Joined</dt><dd>Mar 3, 2019</dd></dl><dl class="pairs"><dt>Messages</dt><dd>1,20${i}</dd></dl></div></section></div>
+      <div class="message-cell message-cell--main"><div class="bbWrapper">Reply ${i}: the valve was stuck, and after cleaning the filter and bleeding the radiators the heating came back.</div></div></article>`;
+    const html = `<body><header>${nav}</header><div class="block-body"><h1>Heating stopped</h1>${Array.from({ length: 5 }, (_, i) => post(i)).join('')}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Reply 0: the valve was stuck');
+    expect(out).toContain('Reply 4: the valve was stuck');
+    expect(out).not.toContain('Joined');
+    expect(out).not.toContain('1,204');
+    expect(classifyName('message-user')).toBe('meta');
+    expect(classifyName('user-review')).toBeUndefined();
+    expect(classifyName('user-reviews-container')).toBeUndefined();
+    // An id is one element's name: a glossary term's generated id does not make it a poster's pane.
+    const term = (t: string) => `<dt id="GLOSSARY-${t.toUpperCase()}">${t}</dt><dd><p>The ${t.toLowerCase()} entry of the glossary, defined in a full sentence for the reader of the manual.</p></dd>`;
+    const glossary = `<body><div class="sect1"><h1>Glossary</h1><dl>${['Role', 'User', 'Schema'].map(term).join('')}</dl></div></body>`;
+    expect(pageToMarkdown(glossary)).toMatch(/^User$/m);
+  });
+
   test('a thin product page gets the JSON-LD product description it does not show; a page showing it gets no copy', () => {
     const desc = 'This hand-thrown stoneware mug holds 350 ml, keeps coffee warm for longer thanks to its thick walls, and is glazed in a matte blue that varies a little from piece to piece. Dishwasher safe &amp; microwave safe.';
     const ld = `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name: 'Blue mug', description: desc })}</script>`;
