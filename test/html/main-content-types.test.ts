@@ -452,4 +452,17 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Listing 1: planting a tree');
     expect(out).toContain('Ann Example, gardener');
   });
+
+  test('on a page declaring a product, a block labelled as customer reviews is not content; elsewhere it is', () => {
+    const review = (i: number) => `<li><p>Reviewer ${i}: sturdy, quick to put together, and it holds all my vinyl records without sagging at all.</p><span>5 stars</span></li>`;
+    const reviews = `<div class="pr"><div class="summary">4.6 out of 5, 98 ratings</div><h2>Reviews<span>98 reviews, average 4.6</span></h2><ul>${Array.from({ length: 3 }, (_, i) => review(i)).join('')}</ul></div>`;
+    const page = (head: string) => `<html><head>${head}</head><body><header>${nav}</header><main><h1>Oak shelf</h1>${Array.from({ length: 6 }, (_, i) => prose('Shelf', i)).join('')}${reviews}</main></body></html>`;
+    const og = pageToMarkdown(page('<meta property="og:type" content="product">'));
+    expect(og).toContain('Shelf paragraph 5');
+    expect(og).not.toContain('Reviewer 2: sturdy');
+    const ld = pageToMarkdown(page(`<script type="application/ld+json">${JSON.stringify({ '@type': 'Product', name: 'Oak shelf' })}</script>`));
+    expect(ld).not.toContain('Reviewer 2: sturdy');
+    // A service page's testimonials (no product declared) stay.
+    expect(pageToMarkdown(page('<meta property="og:type" content="website">'))).toContain('Reviewer 2: sturdy');
+  });
 });
