@@ -409,4 +409,19 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Listing 1: planting a tree');
     expect(out).toContain('Ann Example, gardener');
   });
+
+  test("React's streamed segments take their boundaries' place; lazy sections with an empty fallback stay out", () => {
+    const para = (i: number) => prose('Story', i);
+    // A boundary whose fallback shows "Loading paragraph..." (streamed), a placeholder inside the streamed
+    // content, and a lazy boundary with an empty fallback (a recommendations rail below the fold).
+    const html = `<body><header>${nav}</header><article class="article-body"><h1>Index funds</h1>${para(0)}<!--$?--><template id="B:0"></template><div>Loading paragraph...</div><!--/$-->${para(1)}</article><!--$?--><template id="B:1"></template><!--/$--><div hidden id="S:0"><p>Streamed paragraph: index funds track a market index and charge low fees to the people who hold them.</p><template id="P:2"></template></div><div hidden id="S:2"><p>Nested streamed paragraph: a brokerage account is all it takes to buy the shares of one.</p></div><div hidden id="S:1"><ul>${Array.from({ length: 4 }, (_, i) => `<li><a href="/r${i}">Recommended story ${i}</a></li>`).join('')}</ul></div><script>$RC("B:0","S:0");$RS("S:2","P:2");$RC("B:1","S:1")</script></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Story paragraph 1');
+    expect(out).toContain('Streamed paragraph: index funds');
+    expect(out).toContain('Nested streamed paragraph');
+    expect(out).not.toContain('Loading paragraph');
+    expect(out).not.toContain('Recommended story');
+    expect(out.indexOf('Story paragraph 0')).toBeLessThan(out.indexOf('Streamed paragraph'));
+    expect(out.indexOf('Streamed paragraph')).toBeLessThan(out.indexOf('Story paragraph 1'));
+  });
 });
