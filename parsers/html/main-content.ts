@@ -35,6 +35,11 @@ export interface MainContentOptions {
   boilerplate?: ReadonlySet<string>;
   /** The article text the page declares in JSON-LD (`articleBody`, jsonld.ts), used as evidence. */
   articleBody?: string;
+  /**
+   * The page declares itself a product (JSON-LD `Product`, `og:type` product): blocks labelled as
+   * customer reviews are pruned like recommendations (prune.ts).
+   */
+  product?: boolean;
 }
 
 export interface MainContentResult {
@@ -81,7 +86,7 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   const safeLen = total - boilerplateLen(root, stats, total, true);
   const tap = regionTap.current;
   const tapState = tap?.before(root, stats);
-  updateAfterRemoval(stats, root, pruneBoilerplate(root, stats, false));
+  updateAfterRemoval(stats, root, pruneBoilerplate(root, stats, false, opts.product));
   const listings = findListings(stats);
   const scores = scoreCandidates(root, stats, listings);
   // Short declared bodies are often summaries: trusted only from ~80 words on.
@@ -133,7 +138,7 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
  */
 export function safeCleanup(root: ParentNode, opts: MainContentOptions = {}): void {
   if (opts.boilerplate?.size) removeFingerprinted(root, opts.boilerplate);
-  pruneBoilerplate(root, computeStats(root), true);
+  pruneBoilerplate(root, computeStats(root), true, opts.product);
   blankRedundantAlts([root]);
   dropRepeatedQuotes([root]);
   dropSiblingCopies(root as AnyNode);
