@@ -338,6 +338,25 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('[Blue.png]');
     expect(out).toContain('![engineers reviewing a network diagram]');
   });
+  test('accordion answers in dropdown- or links-named blocks are content; a links-named list of links is pruned', () => {
+    const long = (i: number) => `<p>Answer ${i}: yes, and in more detail, the plan covers accidents, illnesses and routine care, with one yearly deductible, claims paid within days, and any licensed vet you choose.</p><p>Answer ${i}, part two: waiting periods are short, and you can change the plan every year.</p>`;
+    const item = (i: number, body: string, cls: string) => `<li class="accordion-item"><h3><button aria-expanded="false">Question ${i}?</button></h3><div class="${cls}">${body}</div></li>`;
+    const links = `<div class="quick-links">${Array.from({ length: 6 }, (_, i) => `<a href="/q${i}">Quick link ${i}</a>`).join(' ')}</div>`;
+    // Few long answers on a long page: each is a block of prose under a soft name.
+    const page = `<body>${nav}<main><h1>Pet insurance</h1>${Array.from({ length: 14 }, (_, i) => prose('Cover', i)).join('')}<ul class="faq">${item(0, long(0), 'accordion-inner text-links')}${item(1, long(1), 'accordion-v2__dropdown')}</ul>${links}</main></body>`;
+    const out = pageToMarkdown(page);
+    expect(out).toContain('Answer 0: yes');
+    expect(out).toContain('Answer 1: yes');
+    expect(out).not.toContain('Quick link 3');
+    // An FAQ making most of the page, long and short answers under one name: the short ones are
+    // answers too (the name counts as the page's layout with its long blocks spared as prose).
+    const short = (i: number) => `<p>Answer ${i}: no, there is no fee for that.</p>`;
+    const faq = Array.from({ length: 8 }, (_, i) => item(i, i % 2 ? long(i) : short(i), 'accordion-item__dropdown')).join('');
+    const out2 = pageToMarkdown(`<body>${nav}<main><h1>Programme FAQ</h1>${prose('Intro', 1)}${prose('Intro', 2)}<ul class="faq">${faq}</ul></main></body>`);
+    expect(out2).toContain('Answer 1: yes');
+    expect(out2).toContain('Answer 0: no, there is no fee');
+    expect(out2).toContain('Answer 6: no, there is no fee');
+  });
   test('a promo- or cta-named section of prose is content; a promo teaser of links is pruned', () => {
     const para = (i: number, n: number) => `<p>Service line ${i}, part ${n}, brings engineering-led design, deep industry knowledge, data-driven insight and, above all, people who listen, plan, build and measure, to the platforms at the heart of your business.</p>`;
     const section = (i: number) => `<div class="cmp-promo__content"><h3>Service line ${i}</h3>${para(i, 1)}${para(i, 2)}${para(i, 3)}</div>`;
