@@ -390,3 +390,17 @@ const RECOMMENDATION_HEADINGS =
 export function isRecommendationHeading(text: string): boolean {
   return text.length <= 80 && RECOMMENDATION_HEADINGS.test(text.trim().replace(/[\s:.…»›>|-]+$/, ''));
 }
+
+/**
+ * Headings that label a product page's customer reviews or testimonials ("Customer reviews", "8 Reviews",
+ * "Ratings & Reviews", "Reviews for Wool Runner", "What our customers say"). Only used on pages that
+ * declare themselves a product (prune.ts): on a service page testimonials are content, and an article
+ * may be a review.
+ */
+const REVIEW_HEADINGS =
+  /^((\d[\d,.]* )?(customer |guest |user |product |verified )?(ratings? (&|and) )?reviews?( (&|and) (ratings?|questions.*))?|customer reviews? (for|of)\b.*|reviews? (for|of)\b.*|(user |customer )?testimonials?|what (our )?(customers|clients|buyers) (say|are saying|think)\b.*|rating snapshot|write a review|be the first to review\b.*)$/i;
+
+/** Whether a heading's text labels a block of customer reviews ("Customer reviews", "Ratings & Reviews"). */
+export function isReviewHeading(text: string): boolean {
+  return text.length <= 80 && REVIEW_HEADINGS.test(text.trim().replace(/[\s:.…»›>|-]+$/, ''));
+}
