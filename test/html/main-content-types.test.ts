@@ -261,6 +261,18 @@ describe('onlyMainContent beyond articles', () => {
     expect(pageToMarkdown(glossary)).toMatch(/^User$/m);
   });
 
+  test("a classic board's per-post subject lines (Re: <thread title>) go; other headings in posts stay", () => {
+    const post = (i: number) => `<div class="post"><div class="postbody"><h3><a href="#p${i}">${i ? 'Re: ' : ''}Fan noise after the BIOS update</a></h3>
+      <div class="content">Answer ${i}: set the fan curve back to silent in the firmware and the noise goes, at least it did on my board.${prose(`Answer ${i}`, 1)}${prose(`Answer ${i}`, 2)}${i === 2 ? '<h4>Steps that worked</h4><p>Reset the profile first.</p>' : ''}</div></div></div>`;
+    const html = `<html><head><title>Fan noise after the BIOS update - Hardware Board</title></head><body><header>${nav}</header><div id="page-body"><h2><a href="/t1">Fan noise after the BIOS update</a></h2>${Array.from({ length: 4 }, (_, i) => post(i)).join('')}</div></body></html>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Answer 0: set the fan curve');
+    expect(out).toContain('Answer 3: set the fan curve');
+    expect(out).not.toContain('Re: Fan noise');
+    expect(out.match(/Fan noise after the BIOS update/g)?.length).toBe(1);
+    expect(out).toContain('Steps that worked');
+  });
+
   test('a thin product page gets the JSON-LD product description it does not show; a page showing it gets no copy', () => {
     const desc = 'This hand-thrown stoneware mug holds 350 ml, keeps coffee warm for longer thanks to its thick walls, and is glazed in a matte blue that varies a little from piece to piece. Dishwasher safe &amp; microwave safe.';
     const ld = `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name: 'Blue mug', description: desc })}</script>`;
