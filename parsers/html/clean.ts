@@ -58,15 +58,28 @@ const PRESENT_SHARE = 0.5;
 /** When the safe cleanup leaves less than this share of the page's text, the page is returned uncut. */
 const MIN_SAFE_SHARE = 0.1;
 
-function pageTitles(doc: Document): string[] {
+/**
+ * `og:type` values that declare one product (`product`, `product.item`, a site's `ebay-objects:item` or
+ * `zalando_sharing:product`); `product.group` is a category page.
+ */
+const PRODUCT_OG_TYPE = /^(?:[\w-]+:)?(?:product|item)$|^product\.item$/;
+
+/**
+ * The page's titles (`<title>`, `og:title`, `twitter:title`) and whether its `og:type` declares a
+ * product, from the elements before the body.
+ */
+function pageHead(doc: Document): { titles: string[]; product: boolean } {
   const out: string[] = [];
+  let product = false;
   for (const el of elements(doc)) {
     if (el.name === 'title' && out.length === 0) out.push(normalizeSpace(textOf(el)));
     else if (el.name === 'meta' && (el.attribs.property === 'og:title' || el.attribs.name === 'twitter:title') && el.attribs.content) {
       out.push(normalizeSpace(el.attribs.content));
+    } else if (el.name === 'meta' && el.attribs.property === 'og:type' && PRODUCT_OG_TYPE.test((el.attribs.content ?? '').trim().toLowerCase())) {
+      product = true;
     } else if (el.name === 'body') break;
   }
-  return out.filter(Boolean);
+  return { titles: out.filter(Boolean), product };
 }
 
 /**
@@ -113,9 +126,9 @@ function adoptTrailing(body: ParentNode): ParentNode {
 }
 
 /** Parses and applies the always-on cleanup; returns the body (or the document when it has none). */
-function prepare(html: string, opts: CleanHtmlOptions, tree?: Document): { titles: string[]; declared: JsonLdText; root: ParentNode } {
+function prepare(html: string, opts: CleanHtmlOptions, tree?: Document): { titles: string[]; product: boolean; declared: JsonLdText; root: ParentNode } {
   const doc = tree ?? parseHtml(html);
-  const titles = pageTitles(doc);
+  const { titles, product } = pageHead(doc);
   // Most pages have no JSON-LD: one scan of the raw text saves a walk over the whole tree.
   const declared = opts.onlyMainContent && MAYBE_JSON_LD.test(html) ? jsonLdText(doc) : {};
   // Without a `<base` in the raw text there is no base element: no walk over the whole tree for it.
@@ -124,7 +137,8 @@ function prepare(html: string, opts: CleanHtmlOptions, tree?: Document): { title
   basicClean(root);
   absolutizeUrls(root, base);
   if (opts.excludeTags?.length) applyExcludeTags(root, opts.excludeTags);
-  return { titles, declared, root };
+  // A product page declares itself in JSON-LD or Open Graph: its customer reviews are not its content.
+  return { titles, product: product || !!declared.product, declared, root };
 }
 
 /**
@@ -135,14 +149,14 @@ function prepare(html: string, opts: CleanHtmlOptions, tree?: Document): { title
  * @throws TrawlError BAD_REQUEST (400) when a selector in includeTags/excludeTags is invalid
  */
 export function cleanDom(html: string, opts: CleanHtmlOptions): AnyNode[] {
-  const { titles, declared, root } = prepare(html, opts, opts.tree);
+  const { titles, product, declared, root } = prepare(html, opts, opts.tree);
   if (opts.includeTags?.length) {
     applyIncludeTags(root, opts.includeTags);
     return root.children;
   }
   if (!opts.onlyMainContent) return root.children;
   try {
-    const main = extractMainContent(root, { titles, articleBody: declared.articleBody, boilerplate: opts.boilerplate });
+    const main = extractMainContent(root, { titles, articleBody: declared.articleBody, boilerplate: opts.boilerplate, product });
     if (main) return withDeclaredDescription(main.nodes, declared.productDescription);
   } catch (e) {
     // A page must never fail because the extractor met markup it did not expect.
@@ -150,7 +164,7 @@ export function cleanDom(html: string, opts: CleanHtmlOptions): AnyNode[] {
   }
   const again = prepare(html, opts);
   const before = textLength(again.root as AnyNode);
-  safeCleanup(again.root, { boilerplate: opts.boilerplate });
+  safeCleanup(again.root, { boilerplate: opts.boilerplate, product });
   // Markup that nests the whole page in its header (an unclosed element) must not come out empty.
   if (textLength(again.root as AnyNode) < before * MIN_SAFE_SHARE) return withDeclaredDescription(prepare(html, opts).root.children, declared.productDescription);
   return withDeclaredDescription(again.root.children, declared.productDescription);

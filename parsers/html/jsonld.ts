@@ -45,6 +45,9 @@ function isProduct(obj: Record<string, unknown>): boolean {
   return false;
 }
 
+/** The page's main entity declared as a product (top level, `@graph` or `mainEntity`; not a list's items). */
+const findProduct = (value: unknown) => findDeclared(value, (obj) => (isProduct(obj) ? 'product' : undefined), ['@graph', 'mainEntity', 'mainEntityOfPage']);
+
 const findProductDescription = (value: unknown) =>
   findDeclared(value, (obj) => (isProduct(obj) ? nonBlank(obj.description) : undefined), ['@graph', 'mainEntity', 'mainEntityOfPage']);
 
@@ -52,9 +55,14 @@ const findProductDescription = (value: unknown) =>
 export interface JsonLdText {
   articleBody?: string;
   productDescription?: string;
+  /** Whether the page declares a `Product` as its entity (not only items of a list). */
+  product?: boolean;
 }
 
-/** The page's JSON-LD article body and product description, each the longest found (invalid JSON is ignored). */
+/**
+ * The page's JSON-LD article body and product description, each the longest found, and whether it
+ * declares a product (invalid JSON is ignored).
+ */
 export function jsonLdText(doc: Document): JsonLdText {
   const out: JsonLdText = {};
   for (const el of elements(doc)) {
@@ -67,6 +75,7 @@ export function jsonLdText(doc: Document): JsonLdText {
       if (body && (!out.articleBody || body.length > out.articleBody.length)) out.articleBody = body;
       const desc = findProductDescription(json);
       if (desc && (!out.productDescription || desc.length > out.productDescription.length)) out.productDescription = desc;
+      if (!out.product && findProduct(json)) out.product = true;
     } catch {
       // Broken JSON-LD is common; it is only evidence.
     }

@@ -7,8 +7,8 @@
  * landmark, is never pruned here: the scorer decides.
  */
 import { detach, elementList, elements, HEADING_TAGS, INLINE_TAGS, isAncestor, isTag, normalizeSpace, relink, Text, textOf, type Element, type ParentNode } from './dom.ts';
-import { classifyName, hintsOf, isJunkPhrase, isRecommendationHeading, landmarkOf, neutralizeHints } from './hints.ts';
-import { softProse, type StatsMap } from './stats.ts';
+import { classifyName, hintsOf, isJunkPhrase, isRecommendationHeading, isReviewHeading, landmarkOf, neutralizeHints } from './hints.ts';
+import { softProse, textLength, type StatsMap } from './stats.ts';
 
 /** Content elements never pruned for their class names (`h2.anchorWithStickyNavbar` is a heading). */
 const HINT_EXEMPT = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'pre', 'blockquote']);
@@ -139,9 +139,10 @@ export function descendable(el: Element): boolean {
 /**
  * Removes pre-scoring boilerplate under `root` (outermost first).
  * @param safeOnly only landmarks and junk-hinted blocks (the fallback cleanup)
+ * @param product the page declares itself a product: blocks labelled as customer reviews go too
  * @returns the removed elements, each with the parent it had (for stats.ts `updateAfterRemoval`)
  */
-export function pruneBoilerplate(root: ParentNode, stats: StatsMap, safeOnly = false): { el: Element; parent: ParentNode }[] {
+export function pruneBoilerplate(root: ParentNode, stats: StatsMap, safeOnly = false, product = false): { el: Element; parent: ParentNode }[] {
   const rootStats = isTag(root as Element) ? stats.get(root as Element) : undefined;
   const whole = rootStats?.len ?? [...stats.values()].reduce((m, s) => Math.max(m, s.len), 0);
   // Dialogs overlay the page: a consent centre's text must not make the page's own blocks look small.
@@ -161,7 +162,7 @@ export function pruneBoilerplate(root: ParentNode, stats: StatsMap, safeOnly = f
     if (!added && !neutralized) break;
     remove = collect(root, stats, total, safeOnly);
   }
-  remove = withRecommendations(remove, stats, total);
+  remove = withRecommendations(remove, stats, total, product);
   const removed = remove.map((el) => ({ el, parent: el.parent! }));
   for (const el of remove) detach(el);
   return removed;
@@ -188,25 +189,37 @@ function overlayLen(root: ParentNode, stats: StatsMap): number {
 
 /** Largest share of the page text a block labelled as recommendations may hold and be pruned. */
 const MAX_RECOMMENDATION_SHARE = 0.3;
+/** Largest share for a block labelled as customer reviews (on a product page they often outweigh the description). */
+const MAX_REVIEW_SHARE = 0.5;
+/** Text (characters) a review block may hold before its heading: a rating summary ("4.6 out of 5, 98 ratings"). */
+const REVIEW_LEAD = 200;
 
 /**
  * Adds to `remove` the blocks that a recommendation heading ("You may also like", "People who viewed
  * this item also viewed", hints.ts) labels: the largest ancestor of the heading whose text starts with
- * it, holding less than 30% of the page and no main/article landmark (h2-h6; an h1 titles the page). Blocks already inside a removed one are skipped; removed blocks inside a
- * new one are dropped from the list.
+ * it, holding less than 30% of the page and no main/article landmark (h2-h6; an h1 titles the page).
+ * Blocks already inside a removed one are skipped; removed blocks inside a new one are dropped from
+ * the list. On a page that declares itself a product (`product`), review headings ("Customer reviews",
+ * "8 Reviews", hints.ts `isReviewHeading`; the heading's whole text or its first text, as in
+ * `Reviews<span>159 reviews, average 4.4</span>`) label such blocks too: shoppers' reviews and
+ * testimonials are not the product's description. Review blocks may hold up to half the page and open
+ * with a short rating summary before their heading.
  */
-function withRecommendations(remove: Element[], stats: StatsMap, total: number): Element[] {
+function withRecommendations(remove: Element[], stats: StatsMap, total: number, product: boolean): Element[] {
   const sections: Element[] = [];
   // keys() and get(), not the [el, stats] generator: the same order, without a generator step per element.
   for (const el of stats.keys()) {
     // An h1 is the page's own title (a category page may be called "Related Products").
     if (!HEADING_TAGS.has(el.name) || el.name === 'h1' || stats.get(el)!.len > 80 || !el.parent) continue;
-    if (!isRecommendationHeading(normalizeSpace(textOf(el)))) continue;
+    const label = normalizeSpace(textOf(el));
+    const recommendation = isRecommendationHeading(label);
+    if (!recommendation && !(product && isReviewLabel(el, label))) continue;
+    const cap = total * (recommendation ? MAX_RECOMMENDATION_SHARE : MAX_REVIEW_SHARE);
     let block = el;
     for (let p: ParentNode | null = el.parent; p && isTag(p) && p.name !== 'body'; p = p.parent) {
       const ps = stats.get(p);
-      if (!ps || ps.len > total * MAX_RECOMMENDATION_SHARE || landmarkOf(p) === 'main' || landmarkOf(p) === 'article') break;
-      if (firstText(p) !== firstText(el)) break;
+      if (!ps || ps.len > cap || landmarkOf(p) === 'main' || landmarkOf(p) === 'article') break;
+      if (recommendation ? firstText(p) !== firstText(el) : textBefore(p, el, stats) > REVIEW_LEAD) break;
       block = p;
     }
     sections.push(block);
@@ -215,6 +228,22 @@ function withRecommendations(remove: Element[], stats: StatsMap, total: number):
   const inside = (el: Element, of: Element[]) => of.some((o) => o === el || isAncestor(o, el));
   const added = sections.filter((b, i) => !inside(b, remove) && !sections.some((o, j) => j !== i && isAncestor(o, b)));
   return [...remove.filter((el) => !inside(el, added)), ...new Set(added)];
+}
+
+/** Whether heading `el` (text `label`) labels customer reviews, by its whole text or its first text. */
+function isReviewLabel(el: Element, label: string): boolean {
+  if (isReviewHeading(label)) return true;
+  const first = firstText(el) as Text | undefined;
+  return !!first && first.data.length < label.length && isReviewHeading(normalizeSpace(first.data));
+}
+
+/** Text length under `top` before `el` (a descendant), from the stats of the siblings on the way up. */
+function textBefore(top: Element, el: Element, stats: StatsMap): number {
+  let n = 0;
+  for (let c: Element = el; c !== top && c.parent; c = c.parent as Element) {
+    for (let s = c.prev; s; s = s.prev) n += isTag(s) ? (stats.get(s)?.len ?? 0) : s.type === 'text' ? textLength(s) : 0;
+  }
+  return n;
 }
 
 /** The first non-blank text node under `el`, or undefined. */
