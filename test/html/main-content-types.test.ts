@@ -472,6 +472,17 @@ describe('onlyMainContent beyond articles', () => {
     const out2 = pageToMarkdown(article);
     expect(out2).toContain('![A heron standing in the reeds at dawn, photo 2]');
   });
+  test('an action control repeated on every grid item (Add to cart, Quick view) is dropped; controls with labels of their own stay', () => {
+    const card = (i: number) => `<li class="product"><a href="/p${i}"><h3>Walnut stool ${i}</h3></a><p>Solid walnut, 45 cm high, oiled finish.</p><span class="price">$${120 + i}</span><div class="QuickViewButton">Quick view</div><a class="btn btn--small" href="/cart?add=${i}">Add to cart</a></li>`;
+    const sizes = ['Small', 'Medium', 'Large'].map((s) => `<span class="size-button">${s}</span>`).join('');
+    const html = `<body>${nav}<main><h1>Stools</h1><p>Every stool is made to order in our workshop and ships within three weeks.</p><div class="sizes">${sizes}</div><ul class="grid">${Array.from({ length: 6 }, (_, i) => card(i)).join('')}</ul></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Walnut stool 5');
+    expect(out).toContain('$125');
+    expect(out).not.toContain('Add to cart');
+    expect(out).not.toContain('Quick view');
+    expect(out).toContain('Medium');
+  });
 
   test('picture captions leave the story; captions of code listings and quotations stay', () => {
     const para = (i: number) => prose('Story', i);
