@@ -410,4 +410,13 @@ describe('onlyMainContent beyond articles', () => {
     // A service page's testimonials (no product declared) stay.
     expect(pageToMarkdown(page('<meta property="og:type" content="website">'))).toContain('Reviewer 2: sturdy');
   });
+  test('a scripted shell whose only text is its site footer (link lists) has no main content; a footer of prose keeps it', () => {
+    const links = (n: number) => `<ul>${Array.from({ length: n }, (_, i) => `<li><a href="/help/${i}">Help topic number ${i}</a></li>`).join('')}</ul>`;
+    const shell = `<body><div id="root"></div><footer><h5>Help</h5>${links(12)}<p>© Shop</p></footer></body>`;
+    expect(pageToMarkdown(shell).trim()).toBe('');
+    expect(pageToMarkdown(shell, { onlyMainContent: false })).toContain('Help topic number 3');
+    // An unclosed footer holding the page's prose is not a link list: its text stays.
+    const wrapped = `<body><footer><div class="story">${Array.from({ length: 4 }, (_, i) => prose('Footer', i)).join('')}${links(3)}</div></footer></body>`;
+    expect(pageToMarkdown(wrapped)).toContain('Footer paragraph 2');
+  });
 });
