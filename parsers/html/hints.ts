@@ -8,7 +8,8 @@
  *   breadcrumbs, pagination, forum signatures: boilerplate wherever it sits, even inside an article.
  * - `chrome`: site chrome (header, footer, navigation, menus, sidebars): boilerplate unless the same
  *   class name also says "article/content/post..." (`article-header` is part of the article).
- * - `meta`: bylines, dates, tags, author boxes, a poster's profile box: dropped only when small.
+ * - `meta`: bylines, dates, tags, author boxes, a poster's profile box (`user` as the head word:
+ *   `message-user`, not `user-review`): dropped only when small.
  * - `positive`: names content containers use (article, content, post, entry, story, body, text ...).
  * - `soft`: a name whose only boilerplate words are marketing ones (`promo`, `cta`, `secondary`): chrome,
  *   except for a block of prose (stats.ts `softProse`).
@@ -37,7 +38,7 @@ const CHROME = new Set([
 
 const META = new Set([
   'byline', 'meta', 'author', 'authors', 'bio', 'dateline', 'timestamp', 'date', 'published', 'updated', 'tags',
-  'tag', 'taglist', 'tagcloud', 'categories', 'category', 'catlinks', 'keywords', 'topics', 'credits', 'postprofile', 'userinfo',
+  'tag', 'taglist', 'tagcloud', 'categories', 'category', 'catlinks', 'keywords', 'topics', 'credits', 'postprofile', 'userinfo', 'user',
 ]);
 
 const POSITIVE = new Set([
@@ -48,6 +49,9 @@ const POSITIVE = new Set([
 
 /** Chrome words only as the head word: `search-form` is chrome, `search-results` is a listing's content. */
 const HEAD_ONLY_CHROME = new Set(['search']);
+
+/** Meta words only as the head word of a class name (not in ids: `classifyId`): `message-user` is a poster's pane, `user-review` is content. */
+const HEAD_ONLY_META = new Set(['user']);
 
 /** Tokens that describe layout or state, not what the element is: skipped when finding the head word. */
 const MODIFIERS = new Set([
@@ -153,17 +157,27 @@ function isChromeCompound(token: string): boolean {
 function classify(name: string): Kind {
   const tokens = classTokens(name);
   if (!tokens.length || STATE_PREFIX.has(tokens[0]) && tokens.length > 1) return undefined;
-  let head = tokens[tokens.length - 1];
-  for (let i = tokens.length - 1; i >= 0; i--) {
-    if (!MODIFIERS.has(tokens[i])) {
-      head = tokens[i];
-      break;
-    }
-  }
+  const head = headWord(tokens);
   const anyChrome = tokens.some((t) => (CHROME.has(t) && !HEAD_ONLY_CHROME.has(t)) || isChromeCompound(t));
   const kind = classifyWords(tokens, head, anyChrome);
   if (kind !== 'junk' && kind !== 'chrome') return kind;
   return tokens.every((t) => SOFT.has(t) || !(JUNK.has(t) || CHROME.has(t) || isChromeCompound(t))) ? 'soft' : kind;
+}
+
+/** The last token that is not a modifier (`wrapper`, `inner` ...), else the last token. */
+function headWord(tokens: string[]): string {
+  for (let i = tokens.length - 1; i >= 0; i--) if (!MODIFIERS.has(tokens[i])) return tokens[i];
+  return tokens[tokens.length - 1];
+}
+
+/**
+ * Classifies an id as a class name, except that a meta word that counts only as the head word
+ * (`user`) does not count in an id: a poster's pane is a class repeated per post, while an id is one
+ * element's, and a generated one names a term or a section (`GLOSSARY-USER`, `LIBPQ-CONNECT-USER`).
+ */
+function classifyId(id: string): Kind {
+  const kind = classifyName(id);
+  return kind === 'meta' && HEAD_ONLY_META.has(headWord(classTokens(id))) ? undefined : kind;
 }
 
 /** The kind of a name from its tokens, its head word and whether any token is a chrome word. */
@@ -173,7 +187,7 @@ function classifyWords(tokens: string[], head: string, anyChrome: boolean): Kind
   if (META.has(head)) return 'meta';
   if (POSITIVE.has(head) && !anyChrome) return 'positive';
   if (anyChrome) return 'chrome';
-  if (tokens.some((t) => META.has(t))) return 'meta';
+  if (tokens.some((t) => META.has(t) && !HEAD_ONLY_META.has(t))) return 'meta';
   if (tokens.some((t) => POSITIVE.has(t))) return 'positive';
   return undefined;
 }
@@ -237,9 +251,11 @@ export function hintsOf(el: Element): Hints {
       if (v && v.length < 80) names.push(v);
     }
   }
-  if (id && id.length < 80 && !isSlugId(id, el)) names.push(id);
-  for (const name of names) {
-    const kind = classifyName(name);
+  const idName = id && id.length < 80 && !isSlugId(id, el) ? id : undefined;
+  if (idName) names.push(idName);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    const kind = idName && i === names.length - 1 ? classifyId(name) : classifyName(name);
     if (kind === 'soft') {
       if (!h.chrome) h.soft = true;
       h.chrome = true;

@@ -9,8 +9,8 @@
  *    `articleBody` when it declares one (jsonld.ts), else the best candidate adjusted Readability-style
  *    (or the page's single `main` landmark around it), plus the siblings that belong with it, widened to
  *    the ancestors whose further text reads as content, not links; else the single `main` landmark.
- * 3. Clean the region conditionally (region-clean.ts: link lists, widgets, forms, promos) and put the
- *    page's title heading (title.ts) back in front when it was outside the region.
+ * 3. Clean the region conditionally (region-clean.ts: link lists, widgets, forms, promos, picture
+ *    captions) and put the page's title heading (title.ts) back in front when it was outside the region.
  * 4. When that leaves almost nothing (pages that are mostly a list or a table), the caller falls back to
  *    the safe cleanup (`safeCleanup`): only landmark chrome and chrome/junk-named blocks are dropped.
  */
@@ -18,7 +18,7 @@ import { cloneNode } from 'domhandler';
 import { isAncestor, isTag, type AnyNode, type Element, type ParentNode } from './dom.ts';
 import { landmarkOf, namesArticleBody } from './hints.ts';
 import { boilerplateReason, descendable, pruneBoilerplate } from './prune.ts';
-import { blankRedundantAlts, cleanConditionally, dropRepeatedQuotes, dropSiblingCopies, type CopyRegistry } from './region-clean.ts';
+import { blankRedundantAlts, cleanConditionally, dropMediaCaptions, dropRepeatedQuotes, dropSiblingCopies, type CopyRegistry } from './region-clean.ts';
 import { scoreCandidates } from './scoring.ts';
 import { computeStats, textLength, updateAfterRemoval, type StatsMap } from './stats.ts';
 import { removeFingerprinted } from './fingerprints.ts';
@@ -121,6 +121,8 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
 
   const kept = region.filter((el) => el.parent);
   blankRedundantAlts(kept);
+  // Picture captions (credits, descriptions) are not the story's text; code and quote captions stay.
+  dropMediaCaptions(kept);
   dropRepeatedQuotes(kept);
   const copies: CopyRegistry = new Map();
   for (const el of kept) dropSiblingCopies(el, copies);

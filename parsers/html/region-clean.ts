@@ -3,7 +3,7 @@
  * drops link lists, leftover widgets, forms, image clusters and near-empty blocks, and "Read more:
  * <link>" promo paragraphs, while never removing headings, code, data tables or the bulk of the text.
  */
-import { detach as detachNode, elements, isAncestor, isSpaceCode, isTag, normalizeSpace, postOrder, textOf, type AnyNode, type Element, type ParentNode, type Text } from './dom.ts';
+import { detach as detachNode, elementList, elements, isAncestor, isSpaceCode, isTag, normalizeSpace, postOrder, textOf, type AnyNode, type Element, type ParentNode, type Text } from './dom.ts';
 import { classWeight } from './scoring.ts';
 import { linkDensity, softProse, type Stats, type StatsMap } from './stats.ts';
 
@@ -130,6 +130,13 @@ const ALT_REPEAT_SHARE = 0.5;
 const MAX_CARD_CONTEXT_CHARS = 300;
 /** Levels above an image searched for the text of its card or figure. */
 const ALT_CONTEXT_LEVELS = 4;
+/**
+ * Alts that say nothing of the content: a file name left as the alt (`home img 1.jpg`, `Blue.png`), or
+ * one naming the image as an icon, a logo or an arrow (`icon - internet globe`, `Acme logo white`, the
+ * customer-logo bars and feature-tile icons of marketing pages). Tested on the lower-cased alt. On the
+ * WCXB dev split the ground truths leave such words out: 43 pages better, none worse (service +0.0017).
+ */
+const DECORATIVE_ALT = /\.(?:jpe?g|png|gif|webp|svg|avif)$|\b(?:icons?|logos?|arrow)\b/;
 
 /** Lower-case words of the text nodes under `node`, each node on its own (adjacent blocks do not fuse). */
 function wordsUnder(node: ParentNode): Set<string> {
@@ -149,7 +156,10 @@ function wordsUnder(node: ParentNode): Set<string> {
  * copy of a responsive image. The image stays; its words would only be said twice. The context is the
  * nearest ancestor (up to four levels) that holds text; in a card (context of at most 300 characters)
  * half the alt's distinct words found there is enough (`walnut Desk Model 3 hover image` on the card
- * of Desk Model 3), elsewhere every word must be.
+ * of Desk Model 3), elsewhere every word must be. The picture of a grid item (inRepeatedItem: a card of
+ * at most 500 characters among three or more like siblings) loses its alt whatever it says: it describes
+ * a thumbnail (`Colourful shapes on a dark background` on a course tile), which the item's own text names.
+ * Alts that only name a file, an icon, a logo or an arrow (DECORATIVE_ALT) are blanked wherever they are.
  */
 export function blankRedundantAlts(nodes: ParentNode[]): void {
   for (const top of nodes) {
@@ -164,11 +174,22 @@ export function blankRedundantAlts(nodes: ParentNode[]): void {
       return t;
     };
     const words = new Map<ParentNode, Set<string>>();
+    const likes = new Map<Element, number>();
     for (const img of imgs) {
       const alt = normalizeSpace(img.attribs.alt ?? '').toLowerCase();
       if (!alt) continue;
+      // The picture of one item of a grid (a product, a course, a story teaser) is a thumbnail: its alt
+      // describes the photo, not the item, whose name and details are the card's text.
+      if (inRepeatedItem(img, top, textAt, likes)) {
+        img.attribs.alt = '';
+        continue;
+      }
       const altWords = alt.match(ALT_WORD);
       if (!altWords) continue;
+      if (DECORATIVE_ALT.test(alt)) {
+        img.attribs.alt = '';
+        continue;
+      }
       let ctx: ParentNode | null = img.parent;
       let text = '';
       for (let i = 0; ctx && i < ALT_CONTEXT_LEVELS; i++) {
@@ -197,6 +218,39 @@ export function blankRedundantAlts(nodes: ParentNode[]): void {
       if (found >= need) img.attribs.alt = '';
     }
   }
+}
+
+/** Levels above an image searched for the grid item holding it. */
+const ITEM_LEVELS = 6;
+/** Least number of like siblings (same tag and class) that make an element one item of a grid. */
+const MIN_LIKE_ITEMS = 3;
+/** A grid item holds at most this much text (characters, white space collapsed): a card, not a section. */
+const MAX_ITEM_CHARS = 500;
+
+/**
+ * Whether `img` lies in one item of a grid: an element up to ITEM_LEVELS above it (not above `top`,
+ * a `main` or the body) that has at least MIN_LIKE_ITEMS siblings-or-self of its tag and class and
+ * holds at most MAX_ITEM_CHARS of text. Paragraphs are prose, never items (an article's run of `p`
+ * elements each holding a figure). `likes` memoizes the like-sibling count per element.
+ */
+function inRepeatedItem(img: Element, top: ParentNode, textAt: (n: ParentNode) => string, likes: Map<Element, number>): boolean {
+  let el: Element = img;
+  for (let i = 0; i < ITEM_LEVELS && el !== top; i++) {
+    const p = el.parent;
+    if (!p || !isTag(p as AnyNode)) return false;
+    el = p as Element;
+    if (el.name === 'main' || el.name === 'body' || el === top || !el.parent) return false;
+    if (el.name === 'p') continue;
+    let n = likes.get(el);
+    if (n === undefined) {
+      n = 0;
+      const key = el.attribs.class ?? '';
+      for (const c of el.parent.children) if (isTag(c) && c.name === el.name && (c.attribs.class ?? '') === key) n++;
+      likes.set(el, n);
+    }
+    if (n >= MIN_LIKE_ITEMS) return normalizeSpace(textAt(el)).length <= MAX_ITEM_CHARS;
+  }
+  return false;
 }
 
 /** Words per shingle when comparing a quote with the text before it. */
@@ -412,4 +466,39 @@ function isSection(el: Element): boolean {
   let n = 0;
   for (const c of el.children) if (isTag(c) && ++n >= 2) return true;
   return false;
+}
+
+/** Elements that make a figure a code listing, a table or a quotation: their captions are content. */
+const CAPTIONED_CONTENT_TAGS = new Set(['pre', 'code', 'table', 'blockquote']);
+/** A caption longer than this (characters) is prose set in a caption element, not a caption. */
+const MAX_CAPTION_CHARS = 400;
+/** How far up a caption looks for its `figure`. */
+const CAPTION_FIGURE_LEVELS = 3;
+
+/**
+ * Drops picture captions from the region: a `figcaption` of at most 400 characters whose frame (the
+ * nearest `figure` up to three levels, else the caption's parent: sites set captions in a `div` next
+ * to the picture) holds no code, table or quotation. Photo credits ("Courtesy of …", "Getty
+ * Images") and picture descriptions are not the text of a story: on the WCXB article pages the ground
+ * truth left out 93% of the caption words (87 domains) and kept the captions of code listings
+ * ("Listing 4-1: …") and of quotations (the attribution). A long one is prose in a caption element
+ * (a page wrapping its body in one) and stays.
+ */
+export function dropMediaCaptions(nodes: ParentNode[]): void {
+  for (const top of nodes) {
+    const caps = isTag(top as AnyNode) && (top as Element).name === 'figcaption' ? [] : elementList(top).filter((e) => e.name === 'figcaption');
+    for (const cap of caps) {
+      if (!cap.parent) continue;
+      let frame: ParentNode = cap.parent;
+      for (let p: ParentNode | null = cap.parent, i = 0; p && i < CAPTION_FIGURE_LEVELS; p = p === top ? null : p.parent, i++) {
+        if (isTag(p as AnyNode) && (p as Element).name === 'figure') {
+          frame = p;
+          break;
+        }
+      }
+      if (elementList(frame).some((e) => CAPTIONED_CONTENT_TAGS.has(e.name))) continue;
+      if (textOf(cap).trim().length > MAX_CAPTION_CHARS) continue;
+      detachNode(cap);
+    }
+  }
 }

@@ -242,6 +242,25 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('Harbour Rovers');
     expect(out).not.toContain('Founded: May 2019');
   });
+  test("a poster's pane named by `user` as its head word (`message-user`) goes; `user-review` stays content", () => {
+    const post = (i: number) => `<article class="message"><div class="message-cell message-cell--user"><section class="message-user"><h4 class="message-name"><a href="/members/m${i}">member${i}</a></h4>
+      <div class="message-userExtras"><dl class="pairs"><dt>Joined</dt><dd>Mar 3, 2019</dd></dl><dl class="pairs"><dt>Messages</dt><dd>1,20${i}</dd></dl></div></section></div>
+      <div class="message-cell message-cell--main"><div class="bbWrapper">Reply ${i}: the valve was stuck, and after cleaning the filter and bleeding the radiators the heating came back.</div></div></article>`;
+    const html = `<body><header>${nav}</header><div class="block-body"><h1>Heating stopped</h1>${Array.from({ length: 5 }, (_, i) => post(i)).join('')}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Reply 0: the valve was stuck');
+    expect(out).toContain('Reply 4: the valve was stuck');
+    expect(out).not.toContain('Joined');
+    expect(out).not.toContain('1,204');
+    expect(classifyName('message-user')).toBe('meta');
+    expect(classifyName('user-review')).toBeUndefined();
+    expect(classifyName('user-reviews-container')).toBeUndefined();
+    // An id is one element's name: a glossary term's generated id does not make it a poster's pane.
+    const term = (t: string) => `<dt id="GLOSSARY-${t.toUpperCase()}">${t}</dt><dd><p>The ${t.toLowerCase()} entry of the glossary, defined in a full sentence for the reader of the manual.</p></dd>`;
+    const glossary = `<body><div class="sect1"><h1>Glossary</h1><dl>${['Role', 'User', 'Schema'].map(term).join('')}</dl></div></body>`;
+    expect(pageToMarkdown(glossary)).toMatch(/^User$/m);
+  });
+
   test('a thin product page gets the JSON-LD product description it does not show; a page showing it gets no copy', () => {
     const desc = 'This hand-thrown stoneware mug holds 350 ml, keeps coffee warm for longer thanks to its thick walls, and is glazed in a matte blue that varies a little from piece to piece. Dishwasher safe &amp; microwave safe.';
     const ld = `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name: 'Blue mug', description: desc })}</script>`;
@@ -306,6 +325,18 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Desk Model 5');
     expect(out).not.toContain('hover image');
     expect(out).toContain('![the team of the company in the workshop at dusk]');
+  });
+  test('an alt that is a file name or names an icon, a logo or an arrow is blanked; a describing alt stays', () => {
+    const tile = (i: number) => `<div class="tile"><img src="/i${i}.svg" alt="icon - shield ${i}"><h3>Feature ${i}</h3>${prose('Feature', i)}</div>`;
+    const logos = ['Acme logo white', 'home img 1.jpg', 'Blue.png'].map((a, i) => `<img src="/l${i}.png" alt="${a}">`).join('');
+    const html = `<body>${nav}<main><h1>Our platform</h1>${prose('Intro', 1)}${Array.from({ length: 3 }, (_, i) => tile(i)).join('')}<div class="customers"><h2>Trusted by</h2>${logos}</div><img src="/team.jpg" alt="engineers reviewing a network diagram">${prose('Intro', 2)}</main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Feature paragraph 2');
+    expect(out).not.toContain('icon - shield');
+    expect(out).not.toContain('logo white');
+    expect(out).not.toContain('img 1.jpg');
+    expect(out).not.toContain('[Blue.png]');
+    expect(out).toContain('![engineers reviewing a network diagram]');
   });
   test('a promo- or cta-named section of prose is content; a promo teaser of links is pruned', () => {
     const para = (i: number, n: number) => `<p>Service line ${i}, part ${n}, brings engineering-led design, deep industry knowledge, data-driven insight and, above all, people who listen, plan, build and measure, to the platforms at the heart of your business.</p>`;
@@ -398,6 +429,30 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Question 0: why offer support');
     expect(out).toContain('Question 3: why offer support');
   });
+  test("a grid item's picture keeps no alt (a thumbnail's description); an image in an article's paragraphs keeps its alt", () => {
+    const course = (i: number) => `<div class="tile"><div class="tile__media"><img src="/c${i}.jpg" alt="Colourful abstract shapes on a dark background, number ${i}"></div><div class="tile__body"><span>Online</span><h3><a href="/c${i}">Course ${i} on data analysis</a></h3><p>Learn to clean, model and chart data in ${i + 2} weeks.</p></div></div>`;
+    const html = `<body>${nav}<main><h1>Data courses</h1><div class="tiles">${Array.from({ length: 6 }, (_, i) => course(i)).join('')}</div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Course 5 on data analysis');
+    expect(out).toContain('![](https://site.example/c3.jpg)');
+    expect(out).not.toContain('Colourful abstract shapes');
+    const figure = (i: number) => `<p><img src="/f${i}.jpg" alt="A heron standing in the reeds at dawn, photo ${i}"></p>`;
+    const article = `<body>${nav}<article><h1>Birds of the marsh</h1>${prose('Marsh', 1)}${figure(1)}${prose('Marsh', 2)}${figure(2)}${prose('Marsh', 3)}${figure(3)}${prose('Marsh', 4)}</article></body>`;
+    const out2 = pageToMarkdown(article);
+    expect(out2).toContain('![A heron standing in the reeds at dawn, photo 2]');
+  });
+
+  test('picture captions leave the story; captions of code listings and quotations stay', () => {
+    const para = (i: number) => prose('Story', i);
+    const html = `<body><header>${nav}</header><article><h1>Garden tour</h1>${para(0)}<figure><img src="/a.jpg" alt=""><figcaption>Photo credit: Jane Roe for the Daily Example</figcaption></figure>${para(1)}<div class="pic"><picture><img src="/b.jpg" alt=""></picture><figcaption>A shady corner of the garden in June</figcaption></div>${para(2)}<figure><pre><code>plant(tree)</code></pre><figcaption>Listing 1: planting a tree</figcaption></figure>${para(3)}<figure><blockquote><p>Gardens are patience made visible, one season after another.</p></blockquote><figcaption>Ann Example, gardener</figcaption></figure>${para(4)}</article></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Story paragraph 4');
+    expect(out).not.toContain('Photo credit: Jane Roe');
+    expect(out).not.toContain('A shady corner');
+    expect(out).toContain('Listing 1: planting a tree');
+    expect(out).toContain('Ann Example, gardener');
+  });
+
   test('on a page declaring a product, a block labelled as customer reviews is not content; elsewhere it is', () => {
     const review = (i: number) => `<li><p>Reviewer ${i}: sturdy, quick to put together, and it holds all my vinyl records without sagging at all.</p><span>5 stars</span></li>`;
     const reviews = `<div class="pr"><div class="summary">4.6 out of 5, 98 ratings</div><h2>Reviews<span>98 reviews, average 4.6</span></h2><ul>${Array.from({ length: 3 }, (_, i) => review(i)).join('')}</ul></div>`;
