@@ -474,4 +474,12 @@ describe('onlyMainContent beyond articles', () => {
     const wrapped = `<body><footer><div class="story">${Array.from({ length: 4 }, (_, i) => prose('Footer', i)).join('')}${links(3)}</div></footer></body>`;
     expect(pageToMarkdown(wrapped)).toContain('Footer paragraph 2');
   });
+  test('skip links (Skip to content, Go to Footer: links to a place on the page) are dropped inside the content too; a link that merely starts the same way stays', () => {
+    const html = `<body><main id="main"><h1>Kettle</h1><div class="intro">Our best-selling kettle, in brushed steel and glass, boils a full litre in under three minutes and switches itself off when the water is ready. <a href="#content">Skip to content</a> <a href="#footer">Go to Footer</a></div>${Array.from({ length: 3 }, (_, i) => prose('Kettle', i)).join('')}<p>Read the manual, then <a href="/guide">go to the setup guide</a> for the first boil.</p></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Kettle paragraph 2');
+    expect(out).not.toContain('Go to Footer');
+    expect(out).not.toContain('Skip to content');
+    expect(out).toContain('go to the setup guide');
+  });
 });
