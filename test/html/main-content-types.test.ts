@@ -522,4 +522,21 @@ describe('onlyMainContent beyond articles', () => {
     // A service page's testimonials (no product declared) stay.
     expect(pageToMarkdown(page('<meta property="og:type" content="website">'))).toContain('Reviewer 2: sturdy');
   });
+  test('a scripted shell whose only text is its site footer (link lists) has no main content; a footer of prose keeps it', () => {
+    const links = (n: number) => `<ul>${Array.from({ length: n }, (_, i) => `<li><a href="/help/${i}">Help topic number ${i}</a></li>`).join('')}</ul>`;
+    const shell = `<body><div id="root"></div><footer><h5>Help</h5>${links(12)}<p>© Shop</p></footer></body>`;
+    expect(pageToMarkdown(shell).trim()).toBe('');
+    expect(pageToMarkdown(shell, { onlyMainContent: false })).toContain('Help topic number 3');
+    // An unclosed footer holding the page's prose is not a link list: its text stays.
+    const wrapped = `<body><footer><div class="story">${Array.from({ length: 4 }, (_, i) => prose('Footer', i)).join('')}${links(3)}</div></footer></body>`;
+    expect(pageToMarkdown(wrapped)).toContain('Footer paragraph 2');
+  });
+  test('skip links (Skip to content, Go to Footer: links to a place on the page) are dropped inside the content too; a link that merely starts the same way stays', () => {
+    const html = `<body><main id="main"><h1>Kettle</h1><div class="intro">Our best-selling kettle, in brushed steel and glass, boils a full litre in under three minutes and switches itself off when the water is ready. <a href="#content">Skip to content</a> <a href="#footer">Go to Footer</a></div>${Array.from({ length: 3 }, (_, i) => prose('Kettle', i)).join('')}<p>Read the manual, then <a href="/guide">go to the setup guide</a> for the first boil.</p></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Kettle paragraph 2');
+    expect(out).not.toContain('Go to Footer');
+    expect(out).not.toContain('Skip to content');
+    expect(out).toContain('go to the setup guide');
+  });
 });
