@@ -73,6 +73,7 @@ export function boilerplateReason(el: Element, stats: StatsMap, total: number, s
     return !bigShare && !containsContentLandmark(el) ? 'landmark' : undefined;
   }
   if (HINT_EXEMPT.has(el.name)) return undefined;
+  if (el.name === 'a' && isSkipLink(el, s?.len ?? 0)) return 'skiplink';
   const h = hintsOf(el);
   // A chrome-named block holding a heading inside a link is the header of a card wrapped whole in the
   // link (`new-listing__header`): a link cannot hold the page's navigation.
@@ -93,6 +94,20 @@ export function boilerplateReason(el: Element, stats: StatsMap, total: number, s
     if (isJunkPhrase(normalizeSpace(textOf(el)))) return 'phrase';
   }
   return undefined;
+}
+
+/** The text of a skip link: it moves the keyboard focus within the page ("Skip to main content", "Jump to filters"). */
+const SKIP_TEXT = /^(?:skip|jump|go)(?: straight)? to\b|^skip (?:navigation|nav|links?)$/i;
+
+/**
+ * Whether link `el` (text length `len`) is a skip link: a short link to a place on the same page
+ * (`#main-content`, absolutized as `https://shop.example/p#main-content`) whose text says where it
+ * skips to. Grouped with others ("Skip to content", "Go to Product Search", "Go to Footer") they form
+ * no standalone label, so the junk phrases miss them.
+ */
+function isSkipLink(el: Element, len: number): boolean {
+  if (len > 60 || !el.attribs.href?.includes('#')) return false;
+  return SKIP_TEXT.test(normalizeSpace(textOf(el)));
 }
 
 /** Levels above an element searched for the link of its card. */
