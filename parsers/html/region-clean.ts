@@ -290,10 +290,94 @@ export function dropRepeatedControls(nodes: ParentNode[]): void {
       if (label) found.push({ el, label });
     }
   }
-  if (found.length < MIN_REPEATED_CONTROLS) return;
-  const counts = new Map<string, number>();
-  for (const f of found) counts.set(f.label, (counts.get(f.label) ?? 0) + 1);
-  for (const f of found) if ((counts.get(f.label) ?? 0) >= MIN_REPEATED_CONTROLS && f.el.parent) detachNode(f.el);
+  if (found.length >= MIN_REPEATED_CONTROLS) {
+    const counts = new Map<string, number>();
+    for (const f of found) counts.set(f.label, (counts.get(f.label) ?? 0) + 1);
+    for (const f of found) if ((counts.get(f.label) ?? 0) >= MIN_REPEATED_CONTROLS && f.el.parent) detachNode(f.el);
+  }
+  dropRepeatedActionLinks(nodes);
+}
+
+/** An action link's label has at most this many words ("Comment", "0 comments", "More like this"). */
+const MAX_ACTION_LINK_WORDS = 3;
+const ACTION_LINK_WORD = /[\p{L}\p{N}]+/gu;
+const HAS_LETTER = /\p{L}/u;
+const DIGIT = /\p{N}/u;
+
+/**
+ * Whether a link is one option of a set: it (or a wrapper holding only its text, up to three levels)
+ * is a list item, or has a sibling of its tag and class (a colour swatch beside the other colours).
+ */
+function isListOption(a: Element, likes: Map<ParentNode, Map<string, number>>): boolean {
+  let el: Element = a;
+  const own = normalizeSpace(textOf(a));
+  for (let i = 0; i < 4; i++) {
+    if (el.name === 'li' || el.name === 'option') return true;
+    const p = el.parent;
+    if (!p || !isTag(p as AnyNode)) return false;
+    let counts = likes.get(p);
+    if (!counts) {
+      counts = new Map();
+      for (const c of p.children) if (isTag(c)) counts.set(`${c.name} ${c.attribs.class ?? ''}`, (counts.get(`${c.name} ${c.attribs.class ?? ''}`) ?? 0) + 1);
+      likes.set(p, counts);
+    }
+    if ((counts.get(`${el.name} ${el.attribs.class ?? ''}`) ?? 0) > 1) return true;
+    el = p as Element;
+    if (normalizeSpace(textOf(el)) !== own) return false;
+  }
+  return false;
+}
+
+/**
+ * Removes the per-item action links of a list: links standing on their own (no loose text beside
+ * them, not in a heading, table cell, summary or label) whose short label (at most
+ * MAX_ACTION_LINK_WORDS words, digits masked so "0 comments" and "14 comments" are one label, at least
+ * one letter) recurs on at least MIN_REPEATED_CONTROLS links pointing to as many different targets:
+ * "Comment", "12 comments", "More like this" under every teaser of a news list, each to its own story.
+ * The item's title links have labels of their own, and a tag or author link repeated on several items
+ * points to one target (its tag or author page), so both stay; price links hold no letter.
+ */
+function dropRepeatedActionLinks(nodes: ParentNode[]): void {
+  const byLabel = new Map<string, Element[]>();
+  for (const top of nodes) {
+    for (const el of isTag(top as AnyNode) ? [top as Element, ...elements(top)] : elements(top)) {
+      if (el.name !== 'a' || !el.attribs.href) continue;
+      const text = textOf(el);
+      if (text.length > MAX_CONTROL_CHARS * 2 || !HAS_LETTER.test(text)) continue;
+      const words = text.toLowerCase().match(ACTION_LINK_WORD);
+      if (!words || words.length > MAX_ACTION_LINK_WORDS) continue;
+      // Digits only as a count before the words ("14 comments"); a date or a model number names its item.
+      if (words.slice(1).some((w) => DIGIT.test(w)) || (DIGIT.test(words[0]) && (words.length < 2 || !/^\p{N}+$/u.test(words[0])))) continue;
+      const label = words.join(' ').replace(/\p{N}+/gu, '#');
+      const list = byLabel.get(label);
+      if (list) list.push(el);
+      else byLabel.set(label, [el]);
+    }
+  }
+  // The structural checks run only on labels that recur, with per-parent answers kept: a page of
+  // thousands of sibling links pays one scan of their parent, not one per link.
+  const loose = new Map<ParentNode, boolean>();
+  const likes = new Map<ParentNode, Map<string, number>>();
+  for (const els of byLabel.values()) {
+    if (els.length < MIN_REPEATED_CONTROLS || new Set(els.map((e) => e.attribs.href)).size < MIN_REPEATED_CONTROLS) continue;
+    const actions = els.filter((el) => standsAloneMemo(el, loose) && !isListOption(el, likes));
+    if (actions.length < MIN_REPEATED_CONTROLS || new Set(actions.map((e) => e.attribs.href)).size < MIN_REPEATED_CONTROLS) continue;
+    for (const el of actions) if (el.parent) detachNode(el);
+  }
+}
+
+/** `standsAlone` with the loose-text scan of each parent done once. */
+function standsAloneMemo(el: Element, loose: Map<ParentNode, boolean>): boolean {
+  let p = el.parent;
+  for (let i = 0; i < TOGGLE_HOST_LEVELS && p && isTag(p as AnyNode); i++, p = p.parent) if (TOGGLE_HOSTS.has((p as Element).name)) return false;
+  const parent = el.parent;
+  if (!parent) return false;
+  let hasText = loose.get(parent);
+  if (hasText === undefined) {
+    hasText = parent.children.some((c) => c.type === 'text' && !!(c as Text).data.trim());
+    loose.set(parent, hasText);
+  }
+  return !hasText;
 }
 
 /** Whether `el` is a button or named as one by its class. */

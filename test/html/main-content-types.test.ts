@@ -492,6 +492,15 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('Quick view');
     expect(out).toContain('Medium');
   });
+  test('an action link repeated under every teaser (N comments, More like this) is dropped; the titles stay', () => {
+    const teaser = (i: number) => `<div class="teaser"><h2><a href="/news/${i}">Harbour story number ${i}</a></h2><p>The harbour board met on day ${i} to discuss the new ferry timetable and the pier repairs.</p><p><span>By Ann Roe, harbour reporter</span> <a href="/news/${i}#comments">${i + 2} comments</a></p><p><span>Filed on day ${i}</span> <a href="/search?like=${i}">More like this</a></p></div>`;
+    const html = `<body>${nav}<main><h1>Latest news</h1>${Array.from({ length: 5 }, (_, i) => teaser(i)).join('')}</main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Harbour story number 4');
+    expect(out).toContain('By Ann Roe, harbour reporter');
+    expect(out).not.toContain('comments');
+    expect(out).not.toContain('More like this');
+  });
 
   test('picture captions leave the story; captions of code listings and quotations stay', () => {
     const para = (i: number) => prose('Story', i);
