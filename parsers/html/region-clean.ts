@@ -8,6 +8,11 @@ import { classWeight } from './scoring.ts';
 import { classTokens } from './hints.ts';
 import { linkDensity, softProse, type Stats, type StatsMap } from './stats.ts';
 
+/** Blocks holding more than this share of the region are kept by the conditional cleaning whatever they are. */
+const MAJOR_SHARE = 0.4;
+/** The class weight of a meta name (scoring.ts): major blocks named lower (junk or chrome words) lend their name. */
+const META_WEIGHT = -10;
+
 const CONDITIONAL_TAGS = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'header', 'footer', 'aside', 'figure', 'center', 'nav', 'menu']);
 
 /**
@@ -25,6 +30,14 @@ export function cleanConditionally(region: ParentNode[], stats: StatsMap, scores
   };
   for (const top of region) {
     const all = isTag(top as Element) ? [...postOrder(top), top as Element] : postOrder(top);
+    // Tags and class attributes of the blocks holding most of the region (kept whatever their names
+    // say): a block of the same tag and class is another of them (the second post of a thread whose posts are all
+    // `comment`-named), and its name does not count against it.
+    let major: Set<string> | undefined;
+    for (const el of all) {
+      const cls = el.attribs.class;
+      if (cls && (stats.get(el)?.len ?? 0) > regionLen * MAJOR_SHARE && classWeight(el) < META_WEIGHT) (major ??= new Set()).add(`${el.name}.${cls}`);
+    }
     for (const el of all) {
       if (!el.parent) continue;
       if (el.name === 'p' && isInlinePromo(el, stats)) {
@@ -34,16 +47,17 @@ export function cleanConditionally(region: ParentNode[], stats: StatsMap, scores
       if (!CONDITIONAL_TAGS.has(el.name)) continue;
       const s = stats.get(el);
       if (!s) continue;
-      if (s.len > regionLen * 0.4) continue;
-      if (shouldDrop(el, s, stats, scores, regionLen)) detach(el);
+      if (s.len > regionLen * MAJOR_SHARE) continue;
+      if (shouldDrop(el, s, stats, scores, regionLen, !!major && major.has(`${el.name}.${el.attribs.class ?? ''}`))) detach(el);
     }
   }
   return removed;
 }
 
-function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element, number>, regionLen: number): boolean {
-  // A block of prose under a soft name (`promo`, `cta`: hints.ts) is not penalized for its name.
-  const weight = softProse(el, s) ? Math.max(0, classWeight(el)) : classWeight(el);
+function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element, number>, regionLen: number, namedLikeMajor = false): boolean {
+  // A block of prose under a soft name (`promo`, `cta`: hints.ts), or named as the region's major
+  // blocks, is not penalized for its name.
+  const weight = softProse(el, s) || namedLikeMajor ? Math.max(0, classWeight(el)) : classWeight(el);
   const ld = linkDensity(s);
   const core = innermost(el, stats);
   const isList = core.name === 'ul' || core.name === 'ol' || core.name === 'dl';

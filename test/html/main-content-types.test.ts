@@ -297,6 +297,15 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Reply 3: open the Messages entry');
   });
 
+  test("a thread's short second post, named like the long first one (comment), is not dropped for its name", () => {
+    const post = (body: string) => `<article class="cPost"><aside class="author"><a href="/u/1">member</a></aside><div class="ipsComment_content"><p>${body}</p></div></article>`;
+    const first = `${prose('Question', 1)}${prose('Question', 2)}${prose('Question', 3)}`.replace(/<\/?p>/g, ' ');
+    const html = `<body><header>${nav}</header><main><h1>New case: what are the two ports for?</h1><div id="comments"><form>${post(first)}${post('I heard the rear one is for the external link hub that the maker plans to sell next year. The port under the fans is for the lighting strip that comes with the bigger model. Both are covered by a plate on the cheaper version of the case.')}</form></div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Question paragraph 3');
+    expect(out).toContain('I heard the rear one is for the external link hub');
+  });
+
   test('a thin product page gets the JSON-LD product description it does not show; a page showing it gets no copy', () => {
     const desc = 'This hand-thrown stoneware mug holds 350 ml, keeps coffee warm for longer thanks to its thick walls, and is glazed in a matte blue that varies a little from piece to piece. Dishwasher safe &amp; microwave safe.';
     const ld = `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name: 'Blue mug', description: desc })}</script>`;
