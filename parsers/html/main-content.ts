@@ -18,7 +18,7 @@ import { cloneNode } from 'domhandler';
 import { isAncestor, isTag, textOf, type AnyNode, type Element, type ParentNode } from './dom.ts';
 import { landmarkOf, namesArticleBody } from './hints.ts';
 import { boilerplateReason, descendable, pruneBoilerplate } from './prune.ts';
-import { blankRedundantAlts, cleanConditionally, dropMediaCaptions, dropRepeatedControls, dropRepeatedQuotes, dropReplySubjects, dropSiblingCopies, type CopyRegistry } from './region-clean.ts';
+import { blankRedundantAlts, cleanConditionally, dropAccountPrompts, dropMediaCaptions, dropRepeatedControls, dropRepeatedQuotes, dropReplySubjects, dropSiblingCopies, type CopyRegistry } from './region-clean.ts';
 import { scoreCandidates } from './scoring.ts';
 import { computeStats, textLength, updateAfterRemoval, type StatsMap } from './stats.ts';
 import { removeFingerprinted } from './fingerprints.ts';
@@ -125,6 +125,7 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   dropMediaCaptions(kept);
   dropRepeatedQuotes(kept);
   if (titleHeading) dropReplySubjects(kept, textOf(titleHeading), titleHeading);
+  dropAccountPrompts(kept);
   const copies: CopyRegistry = new Map();
   for (const el of kept) dropSiblingCopies(el, copies);
   dropRepeatedControls(kept);
