@@ -531,6 +531,17 @@ describe('onlyMainContent beyond articles', () => {
     // A service page's testimonials (no product declared) stay.
     expect(pageToMarkdown(page('<meta property="og:type" content="website">'))).toContain('Reviewer 2: sturdy');
   });
+
+  test('a section whose id spells its heading stays, also behind an empty anchor (Sphinx: id="s-more-about-…")', () => {
+    const section = (slug: string, title: string, i: number) =>
+      `<section id="s-${slug}"><span id="${slug}"></span><h2>${title}</h2>${prose(`Section ${i}`, 0)}${prose(`Section ${i}`, 1)}</section>`;
+    const html = `<body><header>${nav}</header><div role="main" class="body"><section id="s-working-with-widgets"><span id="working-with-widgets"></span><h1>Working with widgets</h1>${prose('Intro', 0)}${section('building-a-widget', 'Building a widget', 1)}${section('more-about-widget-classes', 'More about widget classes', 2)}${section('widget-templates', 'Widget templates', 3)}</section></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Section 1 paragraph 1');
+    expect(out).toContain('More about widget classes');
+    expect(out).toContain('Section 2 paragraph 1');
+    expect(out).toContain('Section 3 paragraph 1');
+  });
   test('a scripted shell whose only text is its site footer (link lists) has no main content; a footer of prose keeps it', () => {
     const links = (n: number) => `<ul>${Array.from({ length: n }, (_, i) => `<li><a href="/help/${i}">Help topic number ${i}</a></li>`).join('')}</ul>`;
     const shell = `<body><div id="root"></div><footer><h5>Help</h5>${links(12)}<p>© Shop</p></footer></body>`;
