@@ -476,4 +476,12 @@ describe('onlyMainContent beyond articles', () => {
     // A service page's testimonials (no product declared) stay.
     expect(pageToMarkdown(page('<meta property="og:type" content="website">'))).toContain('Reviewer 2: sturdy');
   });
+  test("a picture beside a short text outside a figure keeps no alt; a figure's picture keeps a describing alt", () => {
+    const html = `<body>${nav}<main><h1>Our coffee</h1>${prose('Coffee', 1)}${prose('Coffee', 2)}<div class="tile"><img src="/t.jpg" alt="Smiling barista pouring milk into a cup"><p>Tastings every Saturday in our Leeds shop.</p></div>${prose('Coffee', 3)}<figure><img src="/f.jpg" alt="Roasting drum full of dark beans"><figcaption>Our roaster.</figcaption></figure>${prose('Coffee', 4)}</main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Tastings every Saturday');
+    expect(out).toContain('![](https://site.example/t.jpg)');
+    expect(out).not.toContain('Smiling barista');
+    expect(out).toContain('![Roasting drum full of dark beans]');
+  });
 });
