@@ -1,7 +1,7 @@
 /**
  * The cleaned HTML behind `FormatInput.cleanedHtml()` (the `html` format and the input of `markdown`):
- * raw page HTML in, a cleaned HTML fragment out. Always: scripts, styles, hidden elements, comments,
- * embeds and form controls removed, URLs absolute (respecting `<base href>`), lazy images resolved.
+ * raw page HTML in, a cleaned HTML fragment out. Always: React's streamed segments moved into place
+ * (streamed.ts), then scripts, styles, hidden elements, comments, embeds and form controls removed, URLs absolute (respecting `<base href>`), lazy images resolved.
  * Then, per scrape options (interface.md, Scrape options): `excludeTags` removes matches,
  * `includeTags` keeps only matches (and then `onlyMainContent` is not applied: the caller chose the
  * content), `onlyMainContent` (default true) keeps the main content (main-content.ts), or else what the
@@ -9,6 +9,7 @@
  */
 import { bodyOf, detach, elements, isTag, isText, normalizeSpace, parseHtml, relink, serializeHtml, textOf, type AnyNode, type Document, type ParentNode } from './dom.ts';
 import { basicClean } from './basic-clean.ts';
+import { resolveStreamedSegments } from './streamed.ts';
 import { absolutizeUrls, baseUrlOf } from './urls.ts';
 import { applyExcludeTags, applyIncludeTags } from './selectors.ts';
 import { extractMainContent, safeCleanup } from './main-content.ts';
@@ -134,6 +135,8 @@ function prepare(html: string, opts: CleanHtmlOptions, tree?: Document): { title
   // Without a `<base` in the raw text there is no base element: no walk over the whole tree for it.
   const base = MAYBE_BASE.test(html) ? baseUrlOf(doc, opts.url) : opts.url;
   const root = pageBody(doc, html);
+  // React's streamed segments are hidden until its scripts move them in place: move them first.
+  resolveStreamedSegments(root, html);
   basicClean(root);
   absolutizeUrls(root, base);
   if (opts.excludeTags?.length) applyExcludeTags(root, opts.excludeTags);
@@ -163,11 +166,44 @@ export function cleanDom(html: string, opts: CleanHtmlOptions): AnyNode[] {
     opts.onWarning?.('main-content extraction failed; using the safe cleanup', e);
   }
   const again = prepare(html, opts);
+  // A page whose only text is its footer (a scripted shell that rendered nothing else) has no content.
+  if (footerOnly(again.root)) return [];
   const before = textLength(again.root as AnyNode);
   safeCleanup(again.root, { boilerplate: opts.boilerplate, product });
   // Markup that nests the whole page in its header (an unclosed element) must not come out empty.
   if (textLength(again.root as AnyNode) < before * MIN_SAFE_SHARE) return withDeclaredDescription(prepare(html, opts).root.children, declared.productDescription);
   return withDeclaredDescription(again.root.children, declared.productDescription);
+}
+
+/** A page with at least this share (0-1) of its text in its page footer is made of the footer. */
+const FOOTER_ONLY_SHARE = 0.9;
+/** ... when at least this share of the footer's text is link text (site links, not content in a misplaced footer). */
+const FOOTER_LINK_SHARE = 0.8;
+
+/**
+ * Whether the page's text lies (nearly) all in its page footers (`footer` outside an article, or
+ * `role=contentinfo`) and those are link lists: a shell whose content a script never rendered shows only
+ * the site footer, which is no main content. A `footer` wrapping prose (an unclosed element holding the
+ * page) is not link text, so such pages keep the usual fallbacks.
+ */
+function footerOnly(root: ParentNode): boolean {
+  const total = textLength(root as AnyNode);
+  if (!total) return false;
+  let foot = 0;
+  let link = 0;
+  const stack = [...root.children];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (!isTag(n)) continue;
+    if (n.name === 'article') continue;
+    if (n.name === 'footer' || n.attribs.role?.toLowerCase() === 'contentinfo') {
+      foot += textLength(n);
+      for (const a of elements(n)) if (a.name === 'a') link += textLength(a);
+      continue;
+    }
+    for (const c of n.children) stack.push(c);
+  }
+  return foot >= total * FOOTER_ONLY_SHARE && link >= foot * FOOTER_LINK_SHARE;
 }
 
 /**

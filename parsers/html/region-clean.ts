@@ -3,7 +3,7 @@
  * drops link lists, leftover widgets, forms, image clusters and near-empty blocks, and "Read more:
  * <link>" promo paragraphs, while never removing headings, code, data tables or the bulk of the text.
  */
-import { detach as detachNode, elementList, elements, isAncestor, isSpaceCode, isTag, nonSpaceLength, normalizeSpace, postOrder, textOf, type AnyNode, type Element, type ParentNode, type Text } from './dom.ts';
+import { detach as detachNode, elementList, elements, HEADING_TAGS, isAncestor, isSpaceCode, isTag, nonSpaceLength, normalizeSpace, postOrder, textOf, type AnyNode, type Element, type ParentNode, type Text } from './dom.ts';
 import { classWeight } from './scoring.ts';
 import { linkDensity, softProse, type Stats, type StatsMap } from './stats.ts';
 
@@ -392,6 +392,44 @@ export function dropRepeatedQuotes(nodes: ParentNode[]): void {
   };
   for (const n of nodes) visit(n as AnyNode, undefined, undefined);
   for (const q of remove) detachNode(q);
+}
+
+/** Longest prefix (characters, letters only once normalized) of a reply's subject before the thread title: `Re`, `AW`, `SV`. */
+const MAX_REPLY_PREFIX = 3;
+/** Least number of reply subjects (prefix + title) that make the title-like headings of a region per-post chrome. */
+const MIN_REPLY_SUBJECTS = 2;
+
+/** Lower-cased letters and digits of a text, single-spaced (punctuation and links' brackets aside). */
+function normHeading(text: string): string {
+  return normalizeSpace(text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' '));
+}
+
+/**
+ * Removes the subject lines of a thread's posts: headings in `nodes` that say the thread's title
+ * (`title`, the page's title heading), bare or after a short prefix (`Re: <title>`), when at least two
+ * carry the prefix. Classic boards (phpBB, FluxBB) head every post with its subject, which repeats the
+ * title post after post; the posts' text is the content, not its subject line. The title heading itself
+ * (`except`) stays.
+ */
+export function dropReplySubjects(nodes: ParentNode[], title: string, except?: Element): void {
+  const t = normHeading(title);
+  if (!t) return;
+  const subjects: Element[] = [];
+  let replies = 0;
+  for (const n of nodes) {
+    const all = isTag(n as AnyNode) ? [n as Element, ...elements(n)] : [...elements(n)];
+    for (const el of all) {
+      if (!HEADING_TAGS.has(el.name) || el === except) continue;
+      const h = normHeading(textOf(el));
+      if (h === t) subjects.push(el);
+      else if (h.endsWith(` ${t}`) && h.length - t.length - 1 <= MAX_REPLY_PREFIX && !h.slice(0, -t.length - 1).includes(' ')) {
+        subjects.push(el);
+        replies++;
+      }
+    }
+  }
+  if (replies < MIN_REPLY_SUBJECTS) return;
+  for (const el of subjects) detachNode(el);
 }
 
 /** Sibling copies shorter than this (characters) are kept: short labels repeat for good reasons. */
