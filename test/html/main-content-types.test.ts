@@ -575,6 +575,16 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Section 2 paragraph 1');
     expect(out).toContain('Section 3 paragraph 1');
   });
+
+  test("a picture beside a short text outside a figure keeps no alt; a figure's picture keeps a describing alt", () => {
+    const html = `<body>${nav}<main><h1>Our coffee</h1>${prose('Coffee', 1)}${prose('Coffee', 2)}<div class="tile"><img src="/t.jpg" alt="Smiling barista pouring milk into a cup"><p>Tastings every Saturday in our Leeds shop.</p></div>${prose('Coffee', 3)}<figure><img src="/f.jpg" alt="Roasting drum full of dark beans"><figcaption>Our roaster.</figcaption></figure>${prose('Coffee', 4)}</main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Tastings every Saturday');
+    expect(out).toContain('![](https://site.example/t.jpg)');
+    expect(out).not.toContain('Smiling barista');
+    expect(out).toContain('![Roasting drum full of dark beans]');
+  });
+
   test('a scripted shell whose only text is its site footer (link lists) has no main content; a footer of prose keeps it', () => {
     const links = (n: number) => `<ul>${Array.from({ length: n }, (_, i) => `<li><a href="/help/${i}">Help topic number ${i}</a></li>`).join('')}</ul>`;
     const shell = `<body><div id="root"></div><footer><h5>Help</h5>${links(12)}<p>© Shop</p></footer></body>`;
