@@ -1,7 +1,7 @@
 /**
  * The cleaned HTML behind `FormatInput.cleanedHtml()` (the `html` format and the input of `markdown`):
- * raw page HTML in, a cleaned HTML fragment out. Always: scripts, styles, hidden elements, comments,
- * embeds and form controls removed, URLs absolute (respecting `<base href>`), lazy images resolved.
+ * raw page HTML in, a cleaned HTML fragment out. Always: React's streamed segments moved into place
+ * (streamed.ts), then scripts, styles, hidden elements, comments, embeds and form controls removed, URLs absolute (respecting `<base href>`), lazy images resolved.
  * Then, per scrape options (interface.md, Scrape options): `excludeTags` removes matches,
  * `includeTags` keeps only matches (and then `onlyMainContent` is not applied: the caller chose the
  * content), `onlyMainContent` (default true) keeps the main content (main-content.ts), or else what the
@@ -9,6 +9,7 @@
  */
 import { bodyOf, detach, elements, isTag, isText, normalizeSpace, parseHtml, relink, serializeHtml, textOf, type AnyNode, type Document, type ParentNode } from './dom.ts';
 import { basicClean } from './basic-clean.ts';
+import { resolveStreamedSegments } from './streamed.ts';
 import { absolutizeUrls, baseUrlOf } from './urls.ts';
 import { applyExcludeTags, applyIncludeTags } from './selectors.ts';
 import { extractMainContent, safeCleanup } from './main-content.ts';
@@ -134,6 +135,8 @@ function prepare(html: string, opts: CleanHtmlOptions, tree?: Document): { title
   // Without a `<base` in the raw text there is no base element: no walk over the whole tree for it.
   const base = MAYBE_BASE.test(html) ? baseUrlOf(doc, opts.url) : opts.url;
   const root = pageBody(doc, html);
+  // React's streamed segments are hidden until its scripts move them in place: move them first.
+  resolveStreamedSegments(root, html);
   basicClean(root);
   absolutizeUrls(root, base);
   if (opts.excludeTags?.length) applyExcludeTags(root, opts.excludeTags);

@@ -11,8 +11,8 @@
  * - `meta`: bylines, dates, tags, author boxes, a poster's profile box (`user` as the head word:
  *   `message-user`, not `user-review`): dropped only when small.
  * - `positive`: names content containers use (article, content, post, entry, story, body, text ...).
- * - `soft`: a name whose only boilerplate words are marketing ones (`promo`, `cta`, `secondary`): chrome,
- *   except for a block of prose (stats.ts `softProse`).
+ * - `soft`: a name whose only boilerplate words are marketing ones (`promo`, `cta`, `secondary`) or
+ *   link-list ones (`dropdown`, `links`): chrome, except for a block of prose (stats.ts `softProse`).
  */
 import type { AnyNode, Element } from './dom.ts';
 
@@ -122,10 +122,13 @@ type Kind = 'junk' | 'chrome' | 'meta' | 'positive' | 'soft' | undefined;
 
 /**
  * Boilerplate words that also name a marketing page's own sections (`cmp-promo__content`, `cta-block`,
- * `element__secondary`): a name whose only boilerplate words are these is `soft`, chrome except for
- * blocks of prose (prune.ts).
+ * `element__secondary`), and navigation words whose blocks are navigation only when they are links
+ * (`accordion-item__dropdown`, `accordion-inner text-links`: the answers of an FAQ accordion; a menu
+ * of links is link-dense and still pruned): a name whose only boilerplate words are these is `soft`,
+ * chrome except for blocks of prose (prune.ts). `menu` is left out: on the WCXB split it also names
+ * a shop's promotional media sections that the ground truths leave out.
  */
-const SOFT = new Set(['cta', 'promo', 'promos', 'promotion', 'secondary']);
+const SOFT = new Set(['cta', 'promo', 'promos', 'promotion', 'secondary', 'dropdown', 'links']);
 
 /** classifyName results by name: class names repeat across a page and across a site's pages. */
 const kinds = new Map<string, Kind | null>();

@@ -15,10 +15,10 @@
  *    the safe cleanup (`safeCleanup`): only landmark chrome and chrome/junk-named blocks are dropped.
  */
 import { cloneNode } from 'domhandler';
-import { isAncestor, isTag, type AnyNode, type Element, type ParentNode } from './dom.ts';
+import { isAncestor, isTag, textOf, type AnyNode, type Element, type ParentNode } from './dom.ts';
 import { landmarkOf, namesArticleBody } from './hints.ts';
 import { boilerplateReason, descendable, pruneBoilerplate } from './prune.ts';
-import { blankRedundantAlts, cleanConditionally, dropMediaCaptions, dropRepeatedQuotes, dropSiblingCopies, type CopyRegistry } from './region-clean.ts';
+import { blankRedundantAlts, cleanConditionally, dropMediaCaptions, dropRepeatedControls, dropRepeatedQuotes, dropReplySubjects, dropSiblingCopies, type CopyRegistry } from './region-clean.ts';
 import { scoreCandidates } from './scoring.ts';
 import { computeStats, textLength, updateAfterRemoval, type StatsMap } from './stats.ts';
 import { removeFingerprinted } from './fingerprints.ts';
@@ -124,8 +124,10 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   // Picture captions (credits, descriptions) are not the story's text; code and quote captions stay.
   dropMediaCaptions(kept);
   dropRepeatedQuotes(kept);
+  if (titleHeading) dropReplySubjects(kept, textOf(titleHeading), titleHeading);
   const copies: CopyRegistry = new Map();
   for (const el of kept) dropSiblingCopies(el, copies);
+  dropRepeatedControls(kept);
   const nodes: AnyNode[] = tap ? tap.after(tapState, kept) : kept;
   if (titleClone && titleHeading && !isInside(titleHeading, nodes)) nodes.unshift(titleClone);
   return { nodes };
@@ -142,6 +144,7 @@ export function safeCleanup(root: ParentNode, opts: MainContentOptions = {}): vo
   blankRedundantAlts([root]);
   dropRepeatedQuotes([root]);
   dropSiblingCopies(root as AnyNode);
+  dropRepeatedControls([root]);
 }
 
 /**

@@ -162,11 +162,12 @@ export function pruneBoilerplate(root: ParentNode, stats: StatsMap, safeOnly = f
   const whole = rootStats?.len ?? [...stats.values()].reduce((m, s) => Math.max(m, s.len), 0);
   // Dialogs overlay the page: a consent centre's text must not make the page's own blocks look small.
   const total = Math.max(whole - overlayLen(root, stats), whole * MIN_PAGE_SHARE);
-  let remove = collect(root, stats, total, safeOnly);
+  const spared: Element[] = [];
+  let remove = collect(root, stats, total, safeOnly, spared);
   // Class words that turn out to be the page's layout stop counting, and the pruning runs again.
   const layout = new Set<string>();
   for (let round = 0; round < MAX_LAYOUT_ROUNDS; round++) {
-    const added = addLayoutNames(remove, stats, total, layout);
+    const added = addLayoutNames(remove, stats, total, layout, spared);
     // Blocks nested in layout blocks (replies to replies) come up in later rounds with names known already.
     let neutralized = false;
     for (const el of remove) {
@@ -175,7 +176,8 @@ export function pruneBoilerplate(root: ParentNode, stats: StatsMap, safeOnly = f
       neutralized = true;
     }
     if (!added && !neutralized) break;
-    remove = collect(root, stats, total, safeOnly);
+    spared.length = 0;
+    remove = collect(root, stats, total, safeOnly, spared);
   }
   remove = withRecommendations(remove, stats, total, product);
   const removed = remove.map((el) => ({ el, parent: el.parent! }));
@@ -273,7 +275,7 @@ function firstText(el: Element): unknown {
   return undefined;
 }
 
-function collect(root: ParentNode, stats: StatsMap, total: number, safeOnly: boolean): Element[] {
+function collect(root: ParentNode, stats: StatsMap, total: number, safeOnly: boolean, spared?: Element[]): Element[] {
   const remove: Element[] = [];
   const stack = [...root.children].reverse();
   while (stack.length) {
@@ -282,6 +284,12 @@ function collect(root: ParentNode, stats: StatsMap, total: number, safeOnly: boo
     if (boilerplateReason(n, stats, total, safeOnly)) {
       remove.push(n);
       continue;
+    }
+    // Soft-named blocks kept as prose (the longer answers of an accordion whose shorter ones are
+    // pruned) are blocks of their name too: addLayoutNames counts them (outermost ones only).
+    if (spared && hintsOf(n).soft) {
+      const s = stats.get(n);
+      if (s && softProse(n, s) && !spared.some((o) => isAncestor(o, n))) spared.push(n);
     }
     if (!descendable(n)) continue;
     for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
@@ -313,36 +321,51 @@ function boilerplateNames(el: Element): string[] {
 }
 
 /**
- * Finds class names that are the page's layout, not boilerplate: names of pruned blocks that together
- * hold a large share (30%) of the page text, such as a page builder's blocks (`elementor-widget-wrap`) or the posts
- * of a forum thread (`ipsComment`). Adds them to `layout`; true when it found new ones.
+ * Finds class names that are the page's layout, not boilerplate: names of pruned blocks (and of
+ * soft-named blocks spared as prose, `spared`) that together hold a large share (30%) of the page
+ * text, such as a page builder's blocks (`elementor-widget-wrap`), the posts of a forum thread
+ * (`ipsComment`) or the answers of an accordion (`accordion-item__dropdown`). Adds them to `layout`;
+ * true when it found new ones.
  */
-function addLayoutNames(remove: Element[], stats: StatsMap, total: number, layout: Set<string>): boolean {
-  const byName = new Map<string, { sum: number; max: number }>();
+function addLayoutNames(remove: Element[], stats: StatsMap, total: number, layout: Set<string>, spared: Element[] = []): boolean {
+  const byName = new Map<string, { sum: number; max: number; pruned: number; prunedMax: number }>();
   let removed = 0;
-  for (const el of remove) {
+  for (const el of remove) removed += stats.get(el)?.len ?? 0;
+  const sparedSet = new Set(spared);
+  for (const el of spared.length ? [...remove, ...spared] : remove) {
     const len = stats.get(el)?.len ?? 0;
-    removed += len;
     if (landmarkOf(el) || (!el.attribs.class && !el.attribs.id)) continue;
+    const isPruned = !sparedSet.has(el);
     for (const name of boilerplateNames(el)) {
-      const g = byName.get(name) ?? { sum: 0, max: 0 };
+      const g = byName.get(name) ?? { sum: 0, max: 0, pruned: 0, prunedMax: 0 };
       g.sum += len;
       g.max = Math.max(g.max, len);
+      if (isPruned) {
+        g.pruned += len;
+        g.prunedMax = Math.max(g.prunedMax, len);
+      }
       byName.set(name, g);
     }
   }
   let added = false;
   const kept = total - removed;
   for (const [name, g] of byName) {
-    if (g.sum < total * LAYOUT_SHARE || layout.has(name)) continue;
+    if (layout.has(name)) continue;
+    // With the spared blocks, the name must be a repeated component (no block holds half of its
+    // text): one long soft-named section (an article body named `above-cta`) is not the layout.
+    const bySpared = g.pruned < total * LAYOUT_SHARE && g.sum >= total * LAYOUT_SHARE && g.max < g.sum * MAX_LAYOUT_BLOCK_SHARE;
+    if (g.pruned < total * LAYOUT_SHARE && !bySpared) continue;
     // Replies are the page only where nothing else on it outweighs one of them (a forum thread whose
     // opening post is a reply-like block too), not under an article or a question.
-    if (REPLIES.test(name) && kept >= g.max) continue;
+    if (REPLIES.test(name) && kept >= (bySpared ? g.max : g.prunedMax)) continue;
     layout.add(name);
     added = true;
   }
   return added;
 }
+
+/** Largest share of a name's text one block may hold for spared blocks to make the name layout. */
+const MAX_LAYOUT_BLOCK_SHARE = 0.5;
 
 /** Whether every boilerplate-sounding class name of `el` is a layout name (ids and landmarks aside). */
 function onlyLayoutWords(el: Element, layout: Set<string>): boolean {

@@ -3,7 +3,7 @@
  * drops link lists, leftover widgets, forms, image clusters and near-empty blocks, and "Read more:
  * <link>" promo paragraphs, while never removing headings, code, data tables or the bulk of the text.
  */
-import { detach as detachNode, elementList, elements, isAncestor, isSpaceCode, isTag, normalizeSpace, postOrder, textOf, type AnyNode, type Element, type ParentNode, type Text } from './dom.ts';
+import { detach as detachNode, elementList, elements, HEADING_TAGS, isAncestor, isSpaceCode, isTag, nonSpaceLength, normalizeSpace, postOrder, textOf, type AnyNode, type Element, type ParentNode, type Text } from './dom.ts';
 import { classWeight } from './scoring.ts';
 import { linkDensity, softProse, type Stats, type StatsMap } from './stats.ts';
 
@@ -253,6 +253,62 @@ function inRepeatedItem(img: Element, top: ParentNode, textAt: (n: ParentNode) =
   return false;
 }
 
+/** A control label is at most this long (non-white-space characters): "Add to cart", "Quick view". */
+const MAX_CONTROL_CHARS = 40;
+/** Controls with the same label at least this many times are per-item actions of a grid. */
+const MIN_REPEATED_CONTROLS = 3;
+/** A class word naming a button (`btn`, `button--small`, `ipc-btn__text`) ... */
+const BUTTON_WORD = /(?:^|[^a-z])(?:btn|buttons?)(?:[^a-z]|$)/i;
+/** ... or a camel-case part naming one (`QuickViewButton`, `WishlistButtonText`). */
+const BUTTON_PART = /Button/;
+/** Containers where a button is a toggle of the content (an accordion's question, a sortable column). */
+const TOGGLE_HOSTS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'th', 'td', 'summary', 'label']);
+/** Levels above a control searched for a toggle host. */
+const TOGGLE_HOST_LEVELS = 3;
+
+/**
+ * Removes the action controls repeated on every item of a grid: a `button`, or an element whose class
+ * names a button, of at most MAX_CONTROL_CHARS characters, standing on its own (not a word of a
+ * sentence, not inside a heading, table cell, summary or label, where a button toggles content), whose
+ * label (white space collapsed, case ignored) recurs on at least MIN_REPEATED_CONTROLS such controls
+ * under `nodes` ("Add to cart", "Quick view", "Compare", "Mark as watched" on each card). Controls
+ * with labels of their own (a variant picker's sizes, "Shop men's at ...") stay. Runs on the chosen
+ * region and on the safe cleanup's page, after the region was chosen, so it never moves the region.
+ */
+export function dropRepeatedControls(nodes: ParentNode[]): void {
+  const found: { el: Element; label: string }[] = [];
+  for (const top of nodes) {
+    for (const el of isTag(top as AnyNode) ? [top as Element, ...elements(top)] : elements(top)) {
+      if (el === top || !isControl(el)) continue;
+      if (found.length && isAncestor(found[found.length - 1].el, el)) continue;
+      if (nonSpaceLength(el) > MAX_CONTROL_CHARS || !standsAlone(el)) continue;
+      const label = normalizeSpace(textOf(el)).toLowerCase();
+      if (label) found.push({ el, label });
+    }
+  }
+  if (found.length < MIN_REPEATED_CONTROLS) return;
+  const counts = new Map<string, number>();
+  for (const f of found) counts.set(f.label, (counts.get(f.label) ?? 0) + 1);
+  for (const f of found) if ((counts.get(f.label) ?? 0) >= MIN_REPEATED_CONTROLS && f.el.parent) detachNode(f.el);
+}
+
+/** Whether `el` is a button or named as one by its class. */
+function isControl(el: Element): boolean {
+  if (el.name === 'button') return true;
+  const c = el.attribs.class;
+  return !!c && (BUTTON_WORD.test(c) || BUTTON_PART.test(c));
+}
+
+/** Whether a control stands on its own: no toggle host above it, no loose text of a sentence beside it. */
+function standsAlone(el: Element): boolean {
+  let p = el.parent;
+  for (let i = 0; i < TOGGLE_HOST_LEVELS && p && isTag(p as AnyNode); i++, p = p.parent) if (TOGGLE_HOSTS.has((p as Element).name)) return false;
+  const parent = el.parent;
+  if (!parent) return false;
+  for (const c of parent.children) if (c !== el && c.type === 'text' && (c as Text).data.trim()) return false;
+  return true;
+}
+
 /** Words per shingle when comparing a quote with the text before it. */
 const QUOTE_SHINGLE = 5;
 /** A quote whose shingles occur earlier to this share (0-1) repeats an earlier post. */
@@ -304,6 +360,44 @@ export function dropRepeatedQuotes(nodes: ParentNode[]): void {
   };
   for (const n of nodes) visit(n as AnyNode, undefined, undefined);
   for (const q of remove) detachNode(q);
+}
+
+/** Longest prefix (characters, letters only once normalized) of a reply's subject before the thread title: `Re`, `AW`, `SV`. */
+const MAX_REPLY_PREFIX = 3;
+/** Least number of reply subjects (prefix + title) that make the title-like headings of a region per-post chrome. */
+const MIN_REPLY_SUBJECTS = 2;
+
+/** Lower-cased letters and digits of a text, single-spaced (punctuation and links' brackets aside). */
+function normHeading(text: string): string {
+  return normalizeSpace(text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' '));
+}
+
+/**
+ * Removes the subject lines of a thread's posts: headings in `nodes` that say the thread's title
+ * (`title`, the page's title heading), bare or after a short prefix (`Re: <title>`), when at least two
+ * carry the prefix. Classic boards (phpBB, FluxBB) head every post with its subject, which repeats the
+ * title post after post; the posts' text is the content, not its subject line. The title heading itself
+ * (`except`) stays.
+ */
+export function dropReplySubjects(nodes: ParentNode[], title: string, except?: Element): void {
+  const t = normHeading(title);
+  if (!t) return;
+  const subjects: Element[] = [];
+  let replies = 0;
+  for (const n of nodes) {
+    const all = isTag(n as AnyNode) ? [n as Element, ...elements(n)] : [...elements(n)];
+    for (const el of all) {
+      if (!HEADING_TAGS.has(el.name) || el === except) continue;
+      const h = normHeading(textOf(el));
+      if (h === t) subjects.push(el);
+      else if (h.endsWith(` ${t}`) && h.length - t.length - 1 <= MAX_REPLY_PREFIX && !h.slice(0, -t.length - 1).includes(' ')) {
+        subjects.push(el);
+        replies++;
+      }
+    }
+  }
+  if (replies < MIN_REPLY_SUBJECTS) return;
+  for (const el of subjects) detachNode(el);
 }
 
 /** Sibling copies shorter than this (characters) are kept: short labels repeat for good reasons. */

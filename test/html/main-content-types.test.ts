@@ -261,6 +261,18 @@ describe('onlyMainContent beyond articles', () => {
     expect(pageToMarkdown(glossary)).toMatch(/^User$/m);
   });
 
+  test("a classic board's per-post subject lines (Re: <thread title>) go; other headings in posts stay", () => {
+    const post = (i: number) => `<div class="post"><div class="postbody"><h3><a href="#p${i}">${i ? 'Re: ' : ''}Fan noise after the BIOS update</a></h3>
+      <div class="content">Answer ${i}: set the fan curve back to silent in the firmware and the noise goes, at least it did on my board.${prose(`Answer ${i}`, 1)}${prose(`Answer ${i}`, 2)}${i === 2 ? '<h4>Steps that worked</h4><p>Reset the profile first.</p>' : ''}</div></div></div>`;
+    const html = `<html><head><title>Fan noise after the BIOS update - Hardware Board</title></head><body><header>${nav}</header><div id="page-body"><h2><a href="/t1">Fan noise after the BIOS update</a></h2>${Array.from({ length: 4 }, (_, i) => post(i)).join('')}</div></body></html>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Answer 0: set the fan curve');
+    expect(out).toContain('Answer 3: set the fan curve');
+    expect(out).not.toContain('Re: Fan noise');
+    expect(out.match(/Fan noise after the BIOS update/g)?.length).toBe(1);
+    expect(out).toContain('Steps that worked');
+  });
+
   test('a thin product page gets the JSON-LD product description it does not show; a page showing it gets no copy', () => {
     const desc = 'This hand-thrown stoneware mug holds 350 ml, keeps coffee warm for longer thanks to its thick walls, and is glazed in a matte blue that varies a little from piece to piece. Dishwasher safe &amp; microwave safe.';
     const ld = `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name: 'Blue mug', description: desc })}</script>`;
@@ -337,6 +349,25 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('img 1.jpg');
     expect(out).not.toContain('[Blue.png]');
     expect(out).toContain('![engineers reviewing a network diagram]');
+  });
+  test('accordion answers in dropdown- or links-named blocks are content; a links-named list of links is pruned', () => {
+    const long = (i: number) => `<p>Answer ${i}: yes, and in more detail, the plan covers accidents, illnesses and routine care, with one yearly deductible, claims paid within days, and any licensed vet you choose.</p><p>Answer ${i}, part two: waiting periods are short, and you can change the plan every year.</p>`;
+    const item = (i: number, body: string, cls: string) => `<li class="accordion-item"><h3><button aria-expanded="false">Question ${i}?</button></h3><div class="${cls}">${body}</div></li>`;
+    const links = `<div class="quick-links">${Array.from({ length: 6 }, (_, i) => `<a href="/q${i}">Quick link ${i}</a>`).join(' ')}</div>`;
+    // Few long answers on a long page: each is a block of prose under a soft name.
+    const page = `<body>${nav}<main><h1>Pet insurance</h1>${Array.from({ length: 14 }, (_, i) => prose('Cover', i)).join('')}<ul class="faq">${item(0, long(0), 'accordion-inner text-links')}${item(1, long(1), 'accordion-v2__dropdown')}</ul>${links}</main></body>`;
+    const out = pageToMarkdown(page);
+    expect(out).toContain('Answer 0: yes');
+    expect(out).toContain('Answer 1: yes');
+    expect(out).not.toContain('Quick link 3');
+    // An FAQ making most of the page, long and short answers under one name: the short ones are
+    // answers too (the name counts as the page's layout with its long blocks spared as prose).
+    const short = (i: number) => `<p>Answer ${i}: no, there is no fee for that.</p>`;
+    const faq = Array.from({ length: 8 }, (_, i) => item(i, i % 2 ? long(i) : short(i), 'accordion-item__dropdown')).join('');
+    const out2 = pageToMarkdown(`<body>${nav}<main><h1>Programme FAQ</h1>${prose('Intro', 1)}${prose('Intro', 2)}<ul class="faq">${faq}</ul></main></body>`);
+    expect(out2).toContain('Answer 1: yes');
+    expect(out2).toContain('Answer 0: no, there is no fee');
+    expect(out2).toContain('Answer 6: no, there is no fee');
   });
   test('a promo- or cta-named section of prose is content; a promo teaser of links is pruned', () => {
     const para = (i: number, n: number) => `<p>Service line ${i}, part ${n}, brings engineering-led design, deep industry knowledge, data-driven insight and, above all, people who listen, plan, build and measure, to the platforms at the heart of your business.</p>`;
@@ -441,6 +472,17 @@ describe('onlyMainContent beyond articles', () => {
     const out2 = pageToMarkdown(article);
     expect(out2).toContain('![A heron standing in the reeds at dawn, photo 2]');
   });
+  test('an action control repeated on every grid item (Add to cart, Quick view) is dropped; controls with labels of their own stay', () => {
+    const card = (i: number) => `<li class="product"><a href="/p${i}"><h3>Walnut stool ${i}</h3></a><p>Solid walnut, 45 cm high, oiled finish.</p><span class="price">$${120 + i}</span><div class="QuickViewButton">Quick view</div><a class="btn btn--small" href="/cart?add=${i}">Add to cart</a></li>`;
+    const sizes = ['Small', 'Medium', 'Large'].map((s) => `<span class="size-button">${s}</span>`).join('');
+    const html = `<body>${nav}<main><h1>Stools</h1><p>Every stool is made to order in our workshop and ships within three weeks.</p><div class="sizes">${sizes}</div><ul class="grid">${Array.from({ length: 6 }, (_, i) => card(i)).join('')}</ul></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Walnut stool 5');
+    expect(out).toContain('$125');
+    expect(out).not.toContain('Add to cart');
+    expect(out).not.toContain('Quick view');
+    expect(out).toContain('Medium');
+  });
 
   test('picture captions leave the story; captions of code listings and quotations stay', () => {
     const para = (i: number) => prose('Story', i);
@@ -451,6 +493,21 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('A shady corner');
     expect(out).toContain('Listing 1: planting a tree');
     expect(out).toContain('Ann Example, gardener');
+  });
+
+  test("React's streamed segments take their boundaries' place; lazy sections with an empty fallback stay out", () => {
+    const para = (i: number) => prose('Story', i);
+    // A boundary whose fallback shows "Loading paragraph..." (streamed), a placeholder inside the streamed
+    // content, and a lazy boundary with an empty fallback (a recommendations rail below the fold).
+    const html = `<body><header>${nav}</header><article class="article-body"><h1>Index funds</h1>${para(0)}<!--$?--><template id="B:0"></template><div>Loading paragraph...</div><!--/$-->${para(1)}</article><!--$?--><template id="B:1"></template><!--/$--><div hidden id="S:0"><p>Streamed paragraph: index funds track a market index and charge low fees to the people who hold them.</p><template id="P:2"></template></div><div hidden id="S:2"><p>Nested streamed paragraph: a brokerage account is all it takes to buy the shares of one.</p></div><div hidden id="S:1"><ul>${Array.from({ length: 4 }, (_, i) => `<li><a href="/r${i}">Recommended story ${i}</a></li>`).join('')}</ul></div><script>$RC("B:0","S:0");$RS("S:2","P:2");$RC("B:1","S:1")</script></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Story paragraph 1');
+    expect(out).toContain('Streamed paragraph: index funds');
+    expect(out).toContain('Nested streamed paragraph');
+    expect(out).not.toContain('Loading paragraph');
+    expect(out).not.toContain('Recommended story');
+    expect(out.indexOf('Story paragraph 0')).toBeLessThan(out.indexOf('Streamed paragraph'));
+    expect(out.indexOf('Streamed paragraph')).toBeLessThan(out.indexOf('Story paragraph 1'));
   });
 
   test('on a page declaring a product, a block labelled as customer reviews is not content; elsewhere it is', () => {
