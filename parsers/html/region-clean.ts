@@ -5,7 +5,7 @@
  */
 import { detach as detachNode, elementList, elements, HEADING_TAGS, isAncestor, isSpaceCode, isTag, nonSpaceLength, normalizeSpace, postOrder, textOf, type AnyNode, type Element, type ParentNode, type Text } from './dom.ts';
 import { classWeight } from './scoring.ts';
-import { classTokens } from './hints.ts';
+import { classTokens, namesGenericMetaOnly } from './hints.ts';
 import { linkDensity, softProse, type Stats, type StatsMap } from './stats.ts';
 
 /** Blocks holding more than this share of the region are kept by the conditional cleaning whatever they are. */
@@ -62,7 +62,10 @@ function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element,
   const core = innermost(el, stats);
   const isList = core.name === 'ul' || core.name === 'ol' || core.name === 'dl';
   const isDataTable = core.name === 'table' && s.len > 0 && !hasNestedTable(core);
-  if (weight < 0 && (scores.get(el) ?? 0) + weight < 0 && s.pre === 0) return true;
+  // A block named by the generic word `meta` alone (a CMS's `jss-meta-block-section`) that holds
+  // headings and little link text is a section of the page, not a byline: its name does not drop it.
+  const metaSection = s.headings > 0 && ld < 0.5 && namesGenericMetaOnly(el);
+  if (weight < 0 && (scores.get(el) ?? 0) + weight < 0 && s.pre === 0 && !metaSection) return true;
   if (s.commas >= 10 && ld < 0.5) return false;
   if (s.pre > 0 && ld < 0.5) return false;
   if (isDataTable && ld < 0.5) return false;
@@ -191,6 +194,10 @@ function wordsUnder(node: ParentNode): Set<string> {
  * at most 500 characters among three or more like siblings) loses its alt whatever it says: it describes
  * a thumbnail (`Colourful shapes on a dark background` on a course tile), which the item's own text names.
  * Alts that only name a file, an icon, a logo or an arrow (DECORATIVE_ALT) are blanked wherever they are.
+ * A picture beside a short text (a card context) outside a figure loses its alt too, unless that text
+ * is the paragraph holding the picture or a story of two paragraphs or more: a tile's or a banner's
+ * picture illustrates its tagline, while a figure's caption or a story's prose leaves a describing alt
+ * its own words.
  */
 export function blankRedundantAlts(nodes: ParentNode[]): void {
   for (const top of nodes) {
@@ -238,17 +245,45 @@ export function blankRedundantAlts(nodes: ParentNode[]): void {
       if (!dup) seen.set(key, new Set([alt]));
       else dup.add(alt);
       if (!text.trim()) continue;
+      const card = text.length <= MAX_CARD_CONTEXT_CHARS;
+      // A picture set beside a short text outside a figure (a tile, a teaser, a banner with its
+      // tagline) illustrates that text: its alt goes whatever it says. A figure's caption is not the
+      // picture's subject, nor is the sentence of a paragraph holding the picture, nor a short story of
+      // two paragraphs or more: a describing alt there stays.
+      if (card && !inFigure(img, ctx!) && (ctx as Element).name !== 'p' && paragraphsUnder(ctx!) < MIN_STORY_PARAGRAPHS) {
+        img.attribs.alt = '';
+        continue;
+      }
       let have = words.get(ctx!);
       if (!have) words.set(ctx!, (have = wordsUnder(ctx!)));
       // In a card (short context) an alt mostly made of the card's words repeats it; in a longer
       // context common words match anything, so every word must be there.
       const distinct = new Set(altWords);
-      const need = text.length <= MAX_CARD_CONTEXT_CHARS ? distinct.size * ALT_REPEAT_SHARE : distinct.size;
+      const need = card ? distinct.size * ALT_REPEAT_SHARE : distinct.size;
       let found = 0;
       for (const w of distinct) if (have.has(w)) found++;
       if (found >= need) img.attribs.alt = '';
     }
   }
+}
+
+/** A short context holding this many paragraphs is a story, not a tile (its pictures keep describing alts). */
+const MIN_STORY_PARAGRAPHS = 2;
+
+/** Number of `p` elements under `node`, counted up to MIN_STORY_PARAGRAPHS. */
+function paragraphsUnder(node: ParentNode): number {
+  let n = 0;
+  for (const e of elements(node)) if (e.name === 'p' && ++n >= MIN_STORY_PARAGRAPHS) break;
+  return n;
+}
+
+/** Whether `img` sits in a figure: a `figure` between it and its text context `ctx`, or `ctx` a figure or its caption. */
+function inFigure(img: Element, ctx: ParentNode): boolean {
+  for (let p: ParentNode | null = img.parent; p; p = p.parent) {
+    if (isTag(p as AnyNode) && ((p as Element).name === 'figure' || (p as Element).name === 'figcaption')) return true;
+    if (p === ctx) return false;
+  }
+  return false;
 }
 
 /** Levels above an image searched for the grid item holding it. */

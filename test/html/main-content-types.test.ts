@@ -413,6 +413,15 @@ describe('onlyMainContent beyond articles', () => {
     expect(out2).toContain('Answer 0: no, there is no fee');
     expect(out2).toContain('Answer 6: no, there is no fee');
   });
+  test('short headed sections named by the generic word meta are kept; a user-meta box is not', () => {
+    const section = (i: number) => `<section class="x-meta-block-section"><h3>Plan ${i}</h3><p>Stream live TV.</p></section>`;
+    const user = (i: number) => `<div class="message-user-meta"><h4>member${i}</h4><span>Joined 2019</span></div>`;
+    const html = `<body>${nav}<main><h1>Entertainment</h1>${prose('Plans', 1)}${prose('Plans', 2)}${Array.from({ length: 3 }, (_, i) => section(i)).join('')}${prose('Plans', 3)}${user(1)}${prose('Plans', 4)}</main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Plan 0');
+    expect(out).toContain('Plan 2');
+    expect(out).not.toContain('member1');
+  });
   test('a promo- or cta-named section of prose is content; a promo teaser of links is pruned', () => {
     const para = (i: number, n: number) => `<p>Service line ${i}, part ${n}, brings engineering-led design, deep industry knowledge, data-driven insight and, above all, people who listen, plan, build and measure, to the platforms at the heart of your business.</p>`;
     const section = (i: number) => `<div class="cmp-promo__content"><h3>Service line ${i}</h3>${para(i, 1)}${para(i, 2)}${para(i, 3)}</div>`;
@@ -566,6 +575,27 @@ describe('onlyMainContent beyond articles', () => {
     // A service page's testimonials (no product declared) stay.
     expect(pageToMarkdown(page('<meta property="og:type" content="website">'))).toContain('Reviewer 2: sturdy');
   });
+
+  test('a section whose id spells its heading stays, also behind an empty anchor (Sphinx: id="s-more-about-…")', () => {
+    const section = (slug: string, title: string, i: number) =>
+      `<section id="s-${slug}"><span id="${slug}"></span><h2>${title}</h2>${prose(`Section ${i}`, 0)}${prose(`Section ${i}`, 1)}</section>`;
+    const html = `<body><header>${nav}</header><div role="main" class="body"><section id="s-working-with-widgets"><span id="working-with-widgets"></span><h1>Working with widgets</h1>${prose('Intro', 0)}${section('building-a-widget', 'Building a widget', 1)}${section('more-about-widget-classes', 'More about widget classes', 2)}${section('widget-templates', 'Widget templates', 3)}</section></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Section 1 paragraph 1');
+    expect(out).toContain('More about widget classes');
+    expect(out).toContain('Section 2 paragraph 1');
+    expect(out).toContain('Section 3 paragraph 1');
+  });
+
+  test("a picture beside a short text outside a figure keeps no alt; a figure's picture keeps a describing alt", () => {
+    const html = `<body>${nav}<main><h1>Our coffee</h1>${prose('Coffee', 1)}${prose('Coffee', 2)}<div class="tile"><img src="/t.jpg" alt="Smiling barista pouring milk into a cup"><p>Tastings every Saturday in our Leeds shop.</p></div>${prose('Coffee', 3)}<figure><img src="/f.jpg" alt="Roasting drum full of dark beans"><figcaption>Our roaster.</figcaption></figure>${prose('Coffee', 4)}</main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Tastings every Saturday');
+    expect(out).toContain('![](https://site.example/t.jpg)');
+    expect(out).not.toContain('Smiling barista');
+    expect(out).toContain('![Roasting drum full of dark beans]');
+  });
+
   test('a scripted shell whose only text is its site footer (link lists) has no main content; a footer of prose keeps it', () => {
     const links = (n: number) => `<ul>${Array.from({ length: n }, (_, i) => `<li><a href="/help/${i}">Help topic number ${i}</a></li>`).join('')}</ul>`;
     const shell = `<body><div id="root"></div><footer><h5>Help</h5>${links(12)}<p>© Shop</p></footer></body>`;
