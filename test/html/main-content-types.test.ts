@@ -317,6 +317,17 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('Sign In Now');
   });
 
+  test("a thread of short posts beside large poster panes is not a fragment: the panes go, the posts stay", () => {
+    const pairs = (i: number) => ['Joined', 'Messages', 'Reaction score', 'Points', 'Location', 'Occupation'].map((k, j) => `<dl class="pairs"><dt>${k}</dt><dd>${k === 'Joined' ? 'Mar 3, 2019' : `value ${i}-${j} for this member of the board`}</dd></dl>`).join('');
+    const post = (i: number) => `<article class="message"><div class="message-cell message-cell--user"><section class="message-user"><h4 class="message-name"><a href="/members/m${i}">member${i}</a></h4>
+      <div class="message-userExtras">${pairs(i)}</div></section></div><div class="message-cell message-cell--main"><div class="bbWrapper">Post ${i}: invited to interview on the 18th.</div></div></article>`;
+    const html = `<body><header>${nav}</header><div class="block-body"><h1>Application thread</h1>${Array.from({ length: 5 }, (_, i) => post(i)).join('')}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Post 0: invited to interview');
+    expect(out).toContain('Post 4: invited to interview');
+    expect(out).not.toContain('Reaction score');
+  });
+
   test('a thin product page gets the JSON-LD product description it does not show; a page showing it gets no copy', () => {
     const desc = 'This hand-thrown stoneware mug holds 350 ml, keeps coffee warm for longer thanks to its thick walls, and is glazed in a matte blue that varies a little from piece to piece. Dishwasher safe &amp; microwave safe.';
     const ld = `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name: 'Blue mug', description: desc })}</script>`;
