@@ -47,6 +47,9 @@ const POSITIVE = new Set([
   'documentation', 'docs', 'chapter', 'answer', 'question', 'recipe',
 ]);
 
+/** Words of a poster's or member's box (forum posts): with them, `meta` names a byline, not a section. */
+const USER_WORDS = new Set(['user', 'users', 'member', 'members', 'poster', 'profile', 'account']);
+
 /** Chrome words only as the head word: `search-form` is chrome, `search-results` is a listing's content. */
 const HEAD_ONLY_CHROME = new Set(['search']);
 
@@ -207,14 +210,23 @@ const NAME_ATTR_SET = new Set(NAME_ATTRS);
 
 /**
  * Whether an id was generated from the heading the element opens with (`<section id="set-cookie-options">
- * <h2>Set-Cookie options</h2>`): such an id names a content section, not a page region.
+ * <h2>Set-Cookie options</h2>`, or `<section id="s-more-about-forms"><span id="more-about-forms"></span>
+ * <h2>More about forms</h2>` as Sphinx writes it, the empty anchor skipped): such an id names a content
+ * section, not a page region (`more` is a chrome word).
  */
 function isSlugId(id: string, el: Element): boolean {
-  const first = el.children.find((c) => c.type === 'tag') as Element | undefined;
+  // Empty anchors before the heading (`<span id="more-about-forms"></span>`, Sphinx) are skipped.
+  const first = el.children.find((c) => c.type === 'tag' && !isEmptyAnchor(c as Element)) as Element | undefined;
   if (!first || !HEADING.test(first.name)) return false;
   const tokens = classTokens(id);
   const heading = headingWords(first);
   return tokens.every((t) => heading.has(t));
+}
+
+/** An element with no element children and no text (`<span id="…"></span>`, `<a name="…"></a>`): an anchor. */
+function isEmptyAnchor(el: Element): boolean {
+  for (const c of el.children) if (c.type === 'tag' || (c.type === 'text' && (c as { data: string }).data.trim())) return false;
+  return true;
 }
 
 function headingWords(h: Element): Set<string> {
@@ -342,6 +354,26 @@ function wrapsPanel(el: Element): boolean {
     stack.push(...e.children);
   }
   return false;
+}
+
+/**
+ * Whether the only meta word in the element's class names and id is the generic `meta` (a CMS's
+ * `jss-meta-block-section`), with no other meta word (author, date, tags ...), no chrome or junk word
+ * and no user word (a forum's `message-user-meta` box): such a name does not say "byline".
+ */
+export function namesGenericMetaOnly(el: Element): boolean {
+  const h = hintsOf(el);
+  if (!h.meta || h.junk || h.chrome || h.positive) return false;
+  const names = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`.split(/\s+/);
+  let meta = false;
+  for (const name of names) {
+    if (!name || name.length >= 80) continue;
+    for (const t of classTokens(name)) {
+      if (t === 'meta') meta = true;
+      else if (META.has(t) || USER_WORDS.has(t)) return false;
+    }
+  }
+  return meta;
 }
 
 /** Landmark evidence from the tag and the ARIA role. */
