@@ -5,6 +5,7 @@
  */
 import { detach as detachNode, elementList, elements, HEADING_TAGS, isAncestor, isSpaceCode, isTag, nonSpaceLength, normalizeSpace, postOrder, textOf, type AnyNode, type Element, type ParentNode, type Text } from './dom.ts';
 import { classWeight } from './scoring.ts';
+import { namesGenericMetaOnly } from './hints.ts';
 import { linkDensity, softProse, type Stats, type StatsMap } from './stats.ts';
 
 const CONDITIONAL_TAGS = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'header', 'footer', 'aside', 'figure', 'center', 'nav', 'menu']);
@@ -47,7 +48,10 @@ function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element,
   const core = innermost(el, stats);
   const isList = core.name === 'ul' || core.name === 'ol' || core.name === 'dl';
   const isDataTable = core.name === 'table' && s.len > 0 && !hasNestedTable(core);
-  if (weight < 0 && (scores.get(el) ?? 0) + weight < 0 && s.pre === 0) return true;
+  // A block named by the generic word `meta` alone (a CMS's `jss-meta-block-section`) that holds
+  // headings and little link text is a section of the page, not a byline: its name does not drop it.
+  const metaSection = s.headings > 0 && ld < 0.5 && namesGenericMetaOnly(el);
+  if (weight < 0 && (scores.get(el) ?? 0) + weight < 0 && s.pre === 0 && !metaSection) return true;
   if (s.commas >= 10 && ld < 0.5) return false;
   if (s.pre > 0 && ld < 0.5) return false;
   if (isDataTable && ld < 0.5) return false;

@@ -369,6 +369,15 @@ describe('onlyMainContent beyond articles', () => {
     expect(out2).toContain('Answer 0: no, there is no fee');
     expect(out2).toContain('Answer 6: no, there is no fee');
   });
+  test('short headed sections named by the generic word meta are kept; a user-meta box is not', () => {
+    const section = (i: number) => `<section class="x-meta-block-section"><h3>Plan ${i}</h3><p>Stream live TV.</p></section>`;
+    const user = (i: number) => `<div class="message-user-meta"><h4>member${i}</h4><span>Joined 2019</span></div>`;
+    const html = `<body>${nav}<main><h1>Entertainment</h1>${prose('Plans', 1)}${prose('Plans', 2)}${Array.from({ length: 3 }, (_, i) => section(i)).join('')}${prose('Plans', 3)}${user(1)}${prose('Plans', 4)}</main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Plan 0');
+    expect(out).toContain('Plan 2');
+    expect(out).not.toContain('member1');
+  });
   test('a promo- or cta-named section of prose is content; a promo teaser of links is pruned', () => {
     const para = (i: number, n: number) => `<p>Service line ${i}, part ${n}, brings engineering-led design, deep industry knowledge, data-driven insight and, above all, people who listen, plan, build and measure, to the platforms at the heart of your business.</p>`;
     const section = (i: number) => `<div class="cmp-promo__content"><h3>Service line ${i}</h3>${para(i, 1)}${para(i, 2)}${para(i, 3)}</div>`;
