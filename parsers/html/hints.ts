@@ -177,6 +177,16 @@ function headWord(tokens: string[]): string {
 }
 
 /**
+ * Whether one of the element's class names has a head-only meta word as its head word (`message-user`):
+ * the poster's pane of a forum post.
+ */
+export function namesPosterPane(el: Element): boolean {
+  const cls = el.attribs.class;
+  if (!cls || !/user/i.test(cls)) return false;
+  return cls.split(/\s+/).some((name) => name.length < 80 && HEAD_ONLY_META.has(headWord(classTokens(name))));
+}
+
+/**
  * Classifies an id as a class name, except that a meta word that counts only as the head word
  * (`user`) does not count in an id: a poster's pane is a class repeated per post, while an id is one
  * element's, and a generated one names a term or a section (`GLOSSARY-USER`, `LIBPQ-CONNECT-USER`).
@@ -210,14 +220,23 @@ const NAME_ATTR_SET = new Set(NAME_ATTRS);
 
 /**
  * Whether an id was generated from the heading the element opens with (`<section id="set-cookie-options">
- * <h2>Set-Cookie options</h2>`): such an id names a content section, not a page region.
+ * <h2>Set-Cookie options</h2>`, or `<section id="s-more-about-forms"><span id="more-about-forms"></span>
+ * <h2>More about forms</h2>` as Sphinx writes it, the empty anchor skipped): such an id names a content
+ * section, not a page region (`more` is a chrome word).
  */
 function isSlugId(id: string, el: Element): boolean {
-  const first = el.children.find((c) => c.type === 'tag') as Element | undefined;
+  // Empty anchors before the heading (`<span id="more-about-forms"></span>`, Sphinx) are skipped.
+  const first = el.children.find((c) => c.type === 'tag' && !isEmptyAnchor(c as Element)) as Element | undefined;
   if (!first || !HEADING.test(first.name)) return false;
   const tokens = classTokens(id);
   const heading = headingWords(first);
   return tokens.every((t) => heading.has(t));
+}
+
+/** An element with no element children and no text (`<span id="…"></span>`, `<a name="…"></a>`): an anchor. */
+function isEmptyAnchor(el: Element): boolean {
+  for (const c of el.children) if (c.type === 'tag' || (c.type === 'text' && (c as { data: string }).data.trim())) return false;
+  return true;
 }
 
 function headingWords(h: Element): Set<string> {

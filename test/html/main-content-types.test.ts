@@ -273,6 +273,61 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Steps that worked');
   });
 
+  test('a board writing every post as a quote: a reply\'s quote (a quote-named div) of an earlier post goes, the reply stays', () => {
+    const first = 'What do you look at first when you choose a hosting company for a small shop, the price or the support?';
+    const replies = [
+      'Reply 1: support matters more to me than the price, since a slow answer during an outage costs far more.',
+      'Reply 2: uptime history, then backups; a cheap plan without daily snapshots is no bargain at all.',
+      'Reply 3: the location of the data centre, because most of my customers live on the same continent.',
+      'Reply 4: I read the terms on resource limits first, as shared plans often throttle busy shops.',
+    ];
+    const post = (i: number) => `<li class="postbit"><div class="postdetails"><blockquote class="postcontent restore">${i ? `<div class="bbcode_container"><div class="bbcode_quote"><div class="quote_container">${first}</div></div></div>` : ''}${i ? replies[i - 1] : first}</blockquote></div></li>`;
+    const html = `<body><header>${nav}</header><ol id="posts"><h1>Choosing a host</h1>${Array.from({ length: 5 }, (_, i) => post(i)).join('')}</ol></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Reply 4: I read the terms');
+    expect(out.match(/What do you look at first/g)?.length).toBe(1);
+  });
+
+  test('a short post written without paragraphs keeps its text next to its two screenshots', () => {
+    const shot = (n: number) => `<img src="/attachments/shot-${n}.png" alt="">`;
+    const post = (i: number) => `<article class="message"><div class="bbWrapper">${i === 0 ? `Messages in iCloud is off, yet the storage page still lists sixteen gigabytes for Messages. Why is that?<br>${shot(1)}${shot(2)}` : `Reply ${i}: open the Messages entry in the storage list and choose Disable and Delete, then wait a day for the figure to update.`}</div></article>`;
+    const html = `<body><header>${nav}</header><div class="thread"><h1>iCloud storage</h1>${Array.from({ length: 4 }, (_, i) => post(i)).join('')}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('yet the storage page still lists');
+    expect(out).toContain('Reply 3: open the Messages entry');
+  });
+
+  test("a thread's short second post, named like the long first one (comment), is not dropped for its name", () => {
+    const post = (body: string) => `<article class="cPost"><aside class="author"><a href="/u/1">member</a></aside><div class="ipsComment_content"><p>${body}</p></div></article>`;
+    const first = `${prose('Question', 1)}${prose('Question', 2)}${prose('Question', 3)}`.replace(/<\/?p>/g, ' ');
+    const html = `<body><header>${nav}</header><main><h1>New case: what are the two ports for?</h1><div id="comments"><form>${post(first)}${post('I heard the rear one is for the external link hub that the maker plans to sell next year. The port under the fans is for the lighting strip that comes with the bigger model. Both are covered by a plate on the cheaper version of the case.')}</form></div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Question paragraph 3');
+    expect(out).toContain('I heard the rear one is for the external link hub');
+  });
+
+  test('an account prompt closing a thread goes; a prerequisite naming a sign-up page stays', () => {
+    const post = (i: number) => `<div class="post"><p>Reply ${i}: I moved the payment module to the new hook, cleared the cache twice, and the checkout worked again on both shops.</p><p>You need <a href="https://shop.example/register/">a merchant account</a> there (${i}).</p></div>`;
+    const prompt = `<div class="prompt"><h2>Create an account or sign in to comment</h2><p>You need to be a member in order to leave a comment</p><div class="box"><div class="grid"><div class="half"><h2>Create an account</h2><p>Sign up for a new account in our community. It's easy!</p><a href="https://forum.example/register/">Register a new account</a></div><div class="half"><h2>Sign in</h2><p>Already have an account? Sign in here.</p><a href="https://forum.example/login/?ref=abc">Sign In Now</a></div></div></div></div>`;
+    const html = `<body><header>${nav}</header><div class="topic"><h1>Payment module broke after update</h1>${Array.from({ length: 4 }, (_, i) => post(i)).join('')}${prompt}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Reply 3: I moved the payment module');
+    expect(out).toContain('You need [a merchant account]');
+    expect(out).not.toContain('Create an account');
+    expect(out).not.toContain('Sign In Now');
+  });
+
+  test("a thread of short posts beside large poster panes is not a fragment: the panes go, the posts stay", () => {
+    const pairs = (i: number) => ['Joined', 'Messages', 'Reaction score', 'Points', 'Location', 'Occupation'].map((k, j) => `<dl class="pairs"><dt>${k}</dt><dd>${k === 'Joined' ? 'Mar 3, 2019' : `value ${i}-${j} for this member of the board`}</dd></dl>`).join('');
+    const post = (i: number) => `<article class="message"><div class="message-cell message-cell--user"><section class="message-user"><h4 class="message-name"><a href="/members/m${i}">member${i}</a></h4>
+      <div class="message-userExtras">${pairs(i)}</div></section></div><div class="message-cell message-cell--main"><div class="bbWrapper">Post ${i}: invited to interview on the 18th.</div></div></article>`;
+    const html = `<body><header>${nav}</header><div class="block-body"><h1>Application thread</h1>${Array.from({ length: 5 }, (_, i) => post(i)).join('')}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Post 0: invited to interview');
+    expect(out).toContain('Post 4: invited to interview');
+    expect(out).not.toContain('Reaction score');
+  });
+
   test('a thin product page gets the JSON-LD product description it does not show; a page showing it gets no copy', () => {
     const desc = 'This hand-thrown stoneware mug holds 350 ml, keeps coffee warm for longer thanks to its thick walls, and is glazed in a matte blue that varies a little from piece to piece. Dishwasher safe &amp; microwave safe.';
     const ld = `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name: 'Blue mug', description: desc })}</script>`;
@@ -540,6 +595,27 @@ describe('onlyMainContent beyond articles', () => {
     // A service page's testimonials (no product declared) stay.
     expect(pageToMarkdown(page('<meta property="og:type" content="website">'))).toContain('Reviewer 2: sturdy');
   });
+
+  test('a section whose id spells its heading stays, also behind an empty anchor (Sphinx: id="s-more-about-…")', () => {
+    const section = (slug: string, title: string, i: number) =>
+      `<section id="s-${slug}"><span id="${slug}"></span><h2>${title}</h2>${prose(`Section ${i}`, 0)}${prose(`Section ${i}`, 1)}</section>`;
+    const html = `<body><header>${nav}</header><div role="main" class="body"><section id="s-working-with-widgets"><span id="working-with-widgets"></span><h1>Working with widgets</h1>${prose('Intro', 0)}${section('building-a-widget', 'Building a widget', 1)}${section('more-about-widget-classes', 'More about widget classes', 2)}${section('widget-templates', 'Widget templates', 3)}</section></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Section 1 paragraph 1');
+    expect(out).toContain('More about widget classes');
+    expect(out).toContain('Section 2 paragraph 1');
+    expect(out).toContain('Section 3 paragraph 1');
+  });
+
+  test("a picture beside a short text outside a figure keeps no alt; a figure's picture keeps a describing alt", () => {
+    const html = `<body>${nav}<main><h1>Our coffee</h1>${prose('Coffee', 1)}${prose('Coffee', 2)}<div class="tile"><img src="/t.jpg" alt="Smiling barista pouring milk into a cup"><p>Tastings every Saturday in our Leeds shop.</p></div>${prose('Coffee', 3)}<figure><img src="/f.jpg" alt="Roasting drum full of dark beans"><figcaption>Our roaster.</figcaption></figure>${prose('Coffee', 4)}</main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Tastings every Saturday');
+    expect(out).toContain('![](https://site.example/t.jpg)');
+    expect(out).not.toContain('Smiling barista');
+    expect(out).toContain('![Roasting drum full of dark beans]');
+  });
+
   test('a scripted shell whose only text is its site footer (link lists) has no main content; a footer of prose keeps it', () => {
     const links = (n: number) => `<ul>${Array.from({ length: n }, (_, i) => `<li><a href="/help/${i}">Help topic number ${i}</a></li>`).join('')}</ul>`;
     const shell = `<body><div id="root"></div><footer><h5>Help</h5>${links(12)}<p>© Shop</p></footer></body>`;
