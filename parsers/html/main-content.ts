@@ -18,7 +18,7 @@ import { cloneNode } from 'domhandler';
 import { isAncestor, isTag, textOf, type AnyNode, type Element, type ParentNode } from './dom.ts';
 import { landmarkOf, namesArticleBody, namesPosterPane } from './hints.ts';
 import { boilerplateReason, descendable, pruneBoilerplate } from './prune.ts';
-import { blankRedundantAlts, cleanConditionally, dropAccountPrompts, dropMediaCaptions, dropRepeatedControls, dropRepeatedQuotes, dropReplySubjects, dropSiblingCopies, type CopyRegistry } from './region-clean.ts';
+import { blankRedundantAlts, cleanConditionally, dropAccountPrompts, dropMediaCaptions, dropRepeatedControls, dropRepeatedQuotes, dropReplySubjects, dropSiblingCopies, separateFusedInlines, type CopyRegistry } from './region-clean.ts';
 import { scoreCandidates } from './scoring.ts';
 import { computeStats, textLength, updateAfterRemoval, type StatsMap } from './stats.ts';
 import { removeFingerprinted } from './fingerprints.ts';
@@ -135,6 +135,8 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   const copies: CopyRegistry = new Map();
   for (const el of kept) dropSiblingCopies(el, copies);
   dropRepeatedControls(kept);
+  // Flex rows of inline boxes read as separate words.
+  separateFusedInlines(kept);
   const nodes: AnyNode[] = tap ? tap.after(tapState, kept) : kept;
   if (titleClone && titleHeading && !isInside(titleHeading, nodes)) nodes.unshift(titleClone);
   return { nodes };
@@ -152,6 +154,7 @@ export function safeCleanup(root: ParentNode, opts: MainContentOptions = {}): vo
   dropRepeatedQuotes([root]);
   dropSiblingCopies(root as AnyNode);
   dropRepeatedControls([root]);
+  separateFusedInlines([root]);
 }
 
 /**

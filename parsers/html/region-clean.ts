@@ -3,7 +3,7 @@
  * drops link lists, leftover widgets, forms, image clusters and near-empty blocks, and "Read more:
  * <link>" promo paragraphs, while never removing headings, code, data tables or the bulk of the text.
  */
-import { detach as detachNode, elementList, elements, HEADING_TAGS, isAncestor, isSpaceCode, isTag, nonSpaceLength, normalizeSpace, postOrder, textOf, type AnyNode, type Element, type ParentNode, type Text } from './dom.ts';
+import { detach as detachNode, elementList, elements, HEADING_TAGS, isAncestor, isSpaceCode, isTag, nonSpaceLength, normalizeSpace, postOrder, relink, textOf, type AnyNode, type Element, type ParentNode, Text } from './dom.ts';
 import { classWeight } from './scoring.ts';
 import { classTokens, namesGenericMetaOnly } from './hints.ts';
 import { linkDensity, softProse, type Stats, type StatsMap } from './stats.ts';
@@ -834,4 +834,45 @@ export function dropMediaCaptions(nodes: ParentNode[]): void {
       detachNode(cap);
     }
   }
+}
+
+/** Inline elements whose boxes a flex or grid layout sets apart on screen with no white space in the HTML. */
+const SPACED_INLINES = new Set(['span', 'a', 'b', 'strong', 'em', 'i', 'small', 'time', 'abbr', 'label', 'data', 'bdi']);
+/** Containers whose text is verbatim: spans there are syntax colouring of one word. */
+const VERBATIM = new Set(['pre', 'code', 'kbd', 'samp', 'textarea']);
+const ALNUM_END = /[\p{L}\p{N}]$/u;
+const ALNUM_START = /^[\p{L}\p{N}]/u;
+
+/**
+ * Puts a space between two adjacent inline elements whose texts would run together: `<span>2026</span>
+ * <span>1h 54m</span>` with no white space between reads "20261h 54m" in the text, though a flex row
+ * shows them apart. Only element beside element (a word broken by markup is text beside an element,
+ * a drop cap `<b>W</b>ord`), never in verbatim blocks, never between two single characters (letters
+ * animated one span each).
+ */
+export function separateFusedInlines(nodes: ParentNode[]): void {
+  const visit = (el: Element): void => {
+    if (VERBATIM.has(el.name)) return;
+    const kids = el.children;
+    let changed = false;
+    for (let i = 0; i < kids.length; i++) {
+      const c = kids[i];
+      if (!isTag(c)) continue;
+      visit(c);
+      const next = kids[i + 1];
+      if (!next || !isTag(next) || !SPACED_INLINES.has(c.name) || !SPACED_INLINES.has(next.name)) continue;
+      const left = textOf(c);
+      const right = textOf(next);
+      if (!ALNUM_END.test(left) || !ALNUM_START.test(right)) continue;
+      if (left.trim().length < 2 && right.trim().length < 2) continue;
+      const space = new Text(' ');
+      space.parent = el;
+      kids.splice(i + 1, 0, space);
+      changed = true;
+      i++;
+    }
+    if (changed) relink(el);
+  };
+  for (const n of nodes) if (isTag(n as AnyNode)) visit(n as Element);
+    else for (const c of (n as ParentNode).children) if (isTag(c)) visit(c);
 }

@@ -556,6 +556,14 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('comments');
     expect(out).not.toContain('More like this');
   });
+  test('adjacent inline boxes with no white space between them (a flex row of facts) read as separate words; code spans and single letters stay joined', () => {
+    const row = (i: number) => `<li class="title"><h3><a href="/t${i}">Film number ${i}</a></h3><div class="facts"><span>2026</span><span>1h ${i}m</span><span>PG</span></div><p>A film about harbour number ${i}, told by the people who work on its piers and ferries.</p></li>`;
+    const html = `<body>${nav}<main><h1>Top films</h1>${prose('Films', 1)}<ul class="chart">${Array.from({ length: 5 }, (_, i) => row(i)).join('')}</ul><pre><code><span>let</span><span>x</span> = 1;</code></pre><p>Our <span>H</span><span>i</span> sign and a long closing sentence about the chart and how it is made.</p></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('2026 1h 4m PG');
+    expect(out).toContain('letx = 1;');
+    expect(out).toContain('Our Hi sign');
+  });
 
   test('picture captions leave the story; captions of code listings and quotations stay', () => {
     const para = (i: number) => prose('Story', i);
