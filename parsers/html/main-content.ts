@@ -40,6 +40,11 @@ export interface MainContentOptions {
    * customer reviews are pruned like recommendations (prune.ts).
    */
   product?: boolean;
+  /**
+   * Whether the page may hold a `figcaption` (false when its raw HTML has none: the caption pass then
+   * skips its walk over the region). Unset means it may.
+   */
+  captions?: boolean;
 }
 
 export interface MainContentResult {
@@ -122,7 +127,7 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   const kept = region.filter((el) => el.parent);
   blankRedundantAlts(kept);
   // Picture captions (credits, descriptions) are not the story's text; code and quote captions stay.
-  dropMediaCaptions(kept);
+  if (opts.captions !== false) dropMediaCaptions(kept);
   dropRepeatedQuotes(kept);
   if (titleHeading) dropReplySubjects(kept, textOf(titleHeading), titleHeading);
   const copies: CopyRegistry = new Map();
