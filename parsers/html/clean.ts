@@ -5,7 +5,8 @@
  * Then, per scrape options (interface.md, Scrape options): `excludeTags` removes matches,
  * `includeTags` keeps only matches (and then `onlyMainContent` is not applied: the caller chose the
  * content), `onlyMainContent` (default true) keeps the main content (main-content.ts), or else what the
- * safe cleanup leaves, or else (when that is almost nothing) the page after the always-on cleanup.
+ * safe cleanup leaves, or else (when that is almost nothing) the page after the always-on cleanup;
+ * a page whose text is all in its site footer (link lists) gives nothing (`footerOnly`).
  */
 import { bodyOf, detach, elements, isTag, isText, normalizeSpace, parseHtml, relink, serializeHtml, textOf, type AnyNode, type Document, type ParentNode } from './dom.ts';
 import { basicClean } from './basic-clean.ts';
@@ -180,7 +181,7 @@ export function cleanDom(html: string, opts: CleanHtmlOptions): AnyNode[] {
 
 /** A page with at least this share (0-1) of its text in its page footer is made of the footer. */
 const FOOTER_ONLY_SHARE = 0.9;
-/** ... when at least this share of the footer's text is link text (site links, not content in a misplaced footer). */
+/** ... of which at least this share (0-1) is link text: site links, not content in a misplaced footer. */
 const FOOTER_LINK_SHARE = 0.8;
 
 /**

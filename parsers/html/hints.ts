@@ -47,6 +47,9 @@ const POSITIVE = new Set([
   'documentation', 'docs', 'chapter', 'answer', 'question', 'recipe',
 ]);
 
+/** Words of a poster's or member's box (forum posts): with them, `meta` names a byline, not a section. */
+const USER_WORDS = new Set(['user', 'users', 'member', 'members', 'poster', 'profile', 'account']);
+
 /** Chrome words only as the head word: `search-form` is chrome, `search-results` is a listing's content. */
 const HEAD_ONLY_CHROME = new Set(['search']);
 
@@ -351,6 +354,26 @@ function wrapsPanel(el: Element): boolean {
     stack.push(...e.children);
   }
   return false;
+}
+
+/**
+ * Whether the only meta word in the element's class names and id is the generic `meta` (a CMS's
+ * `jss-meta-block-section`), with no other meta word (author, date, tags ...), no chrome or junk word
+ * and no user word (a forum's `message-user-meta` box): such a name does not say "byline".
+ */
+export function namesGenericMetaOnly(el: Element): boolean {
+  const h = hintsOf(el);
+  if (!h.meta || h.junk || h.chrome || h.positive) return false;
+  const names = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`.split(/\s+/);
+  let meta = false;
+  for (const name of names) {
+    if (!name || name.length >= 80) continue;
+    for (const t of classTokens(name)) {
+      if (t === 'meta') meta = true;
+      else if (META.has(t) || USER_WORDS.has(t)) return false;
+    }
+  }
+  return meta;
 }
 
 /** Landmark evidence from the tag and the ARIA role. */

@@ -5,7 +5,13 @@
  */
 import { detach as detachNode, elementList, elements, HEADING_TAGS, isAncestor, isSpaceCode, isTag, nonSpaceLength, normalizeSpace, postOrder, textOf, type AnyNode, type Element, type ParentNode, type Text } from './dom.ts';
 import { classWeight } from './scoring.ts';
+import { classTokens, namesGenericMetaOnly } from './hints.ts';
 import { linkDensity, softProse, type Stats, type StatsMap } from './stats.ts';
+
+/** Blocks holding more than this share of the region are kept by the conditional cleaning whatever they are. */
+const MAJOR_SHARE = 0.4;
+/** The class weight of a meta name (scoring.ts): major blocks named lower (junk or chrome words) lend their name. */
+const META_WEIGHT = -10;
 
 const CONDITIONAL_TAGS = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'header', 'footer', 'aside', 'figure', 'center', 'nav', 'menu']);
 
@@ -24,6 +30,14 @@ export function cleanConditionally(region: ParentNode[], stats: StatsMap, scores
   };
   for (const top of region) {
     const all = isTag(top as Element) ? [...postOrder(top), top as Element] : postOrder(top);
+    // Tags and class attributes of the blocks holding most of the region (kept whatever their names
+    // say): a block of the same tag and class is another of them (the second post of a thread whose posts are all
+    // `comment`-named), and its name does not count against it.
+    let major: Set<string> | undefined;
+    for (const el of all) {
+      const cls = el.attribs.class;
+      if (cls && (stats.get(el)?.len ?? 0) > regionLen * MAJOR_SHARE && classWeight(el) < META_WEIGHT) (major ??= new Set()).add(`${el.name}.${cls}`);
+    }
     for (const el of all) {
       if (!el.parent) continue;
       if (el.name === 'p' && isInlinePromo(el, stats)) {
@@ -33,21 +47,25 @@ export function cleanConditionally(region: ParentNode[], stats: StatsMap, scores
       if (!CONDITIONAL_TAGS.has(el.name)) continue;
       const s = stats.get(el);
       if (!s) continue;
-      if (s.len > regionLen * 0.4) continue;
-      if (shouldDrop(el, s, stats, scores, regionLen)) detach(el);
+      if (s.len > regionLen * MAJOR_SHARE) continue;
+      if (shouldDrop(el, s, stats, scores, regionLen, !!major && major.has(`${el.name}.${el.attribs.class ?? ''}`))) detach(el);
     }
   }
   return removed;
 }
 
-function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element, number>, regionLen: number): boolean {
-  // A block of prose under a soft name (`promo`, `cta`: hints.ts) is not penalized for its name.
-  const weight = softProse(el, s) ? Math.max(0, classWeight(el)) : classWeight(el);
+function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element, number>, regionLen: number, namedLikeMajor = false): boolean {
+  // A block of prose under a soft name (`promo`, `cta`: hints.ts), or named as the region's major
+  // blocks, is not penalized for its name.
+  const weight = softProse(el, s) || namedLikeMajor ? Math.max(0, classWeight(el)) : classWeight(el);
   const ld = linkDensity(s);
   const core = innermost(el, stats);
   const isList = core.name === 'ul' || core.name === 'ol' || core.name === 'dl';
   const isDataTable = core.name === 'table' && s.len > 0 && !hasNestedTable(core);
-  if (weight < 0 && (scores.get(el) ?? 0) + weight < 0 && s.pre === 0) return true;
+  // A block named by the generic word `meta` alone (a CMS's `jss-meta-block-section`) that holds
+  // headings and little link text is a section of the page, not a byline: its name does not drop it.
+  const metaSection = s.headings > 0 && ld < 0.5 && namesGenericMetaOnly(el);
+  if (weight < 0 && (scores.get(el) ?? 0) + weight < 0 && s.pre === 0 && !metaSection) return true;
   if (s.commas >= 10 && ld < 0.5) return false;
   if (s.pre > 0 && ld < 0.5) return false;
   if (isDataTable && ld < 0.5) return false;
@@ -59,9 +77,25 @@ function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element,
     return ld > 0.85 && s.len / items < 80;
   }
   if (s.headings > 0 && ld < 0.5) return false;
-  if (s.img > 1 && s.p / s.img < 0.5 && s.len < 200 && el.name !== 'figure') return true;
+  if (s.img > 1 && s.p / s.img < 0.5 && s.len < 200 && el.name !== 'figure' && !holdsProse(el, stats)) return true;
   if (weight < 25 && ld > 0.33 && s.len < 800 && !(ld < MAX_CARD_LINK_DENSITY && isGridItem(el, stats, regionLen))) return true;
   if (weight >= 25 && ld > 0.5) return true;
+  return false;
+}
+
+/** Own text outside links (characters) that makes a block a paragraph even outside a `p`. */
+const MIN_PROSE_OWN = 80;
+
+/**
+ * Whether `el` or an element under it holds a paragraph of its own text outside links (forum posts
+ * write their text into the post's block with `<br>`s, no `p`): a few images next to it are then the
+ * post's screenshots or smilies, not an image cluster.
+ */
+function holdsProse(el: Element, stats: StatsMap): boolean {
+  for (const d of [el, ...elements(el)]) {
+    const s = stats.get(d);
+    if (s && s.own - s.ownLink >= MIN_PROSE_OWN) return true;
+  }
   return false;
 }
 
@@ -160,6 +194,10 @@ function wordsUnder(node: ParentNode): Set<string> {
  * at most 500 characters among three or more like siblings) loses its alt whatever it says: it describes
  * a thumbnail (`Colourful shapes on a dark background` on a course tile), which the item's own text names.
  * Alts that only name a file, an icon, a logo or an arrow (DECORATIVE_ALT) are blanked wherever they are.
+ * A picture beside a short text (a card context) outside a figure loses its alt too, unless that text
+ * is the paragraph holding the picture or a story of two paragraphs or more: a tile's or a banner's
+ * picture illustrates its tagline, while a figure's caption or a story's prose leaves a describing alt
+ * its own words.
  */
 export function blankRedundantAlts(nodes: ParentNode[]): void {
   for (const top of nodes) {
@@ -207,17 +245,45 @@ export function blankRedundantAlts(nodes: ParentNode[]): void {
       if (!dup) seen.set(key, new Set([alt]));
       else dup.add(alt);
       if (!text.trim()) continue;
+      const card = text.length <= MAX_CARD_CONTEXT_CHARS;
+      // A picture set beside a short text outside a figure (a tile, a teaser, a banner with its
+      // tagline) illustrates that text: its alt goes whatever it says. A figure's caption is not the
+      // picture's subject, nor is the sentence of a paragraph holding the picture, nor a short story of
+      // two paragraphs or more: a describing alt there stays.
+      if (card && !inFigure(img, ctx!) && (ctx as Element).name !== 'p' && paragraphsUnder(ctx!) < MIN_STORY_PARAGRAPHS) {
+        img.attribs.alt = '';
+        continue;
+      }
       let have = words.get(ctx!);
       if (!have) words.set(ctx!, (have = wordsUnder(ctx!)));
       // In a card (short context) an alt mostly made of the card's words repeats it; in a longer
       // context common words match anything, so every word must be there.
       const distinct = new Set(altWords);
-      const need = text.length <= MAX_CARD_CONTEXT_CHARS ? distinct.size * ALT_REPEAT_SHARE : distinct.size;
+      const need = card ? distinct.size * ALT_REPEAT_SHARE : distinct.size;
       let found = 0;
       for (const w of distinct) if (have.has(w)) found++;
       if (found >= need) img.attribs.alt = '';
     }
   }
+}
+
+/** A short context holding this many paragraphs is a story, not a tile (its pictures keep describing alts). */
+const MIN_STORY_PARAGRAPHS = 2;
+
+/** Number of `p` elements under `node`, counted up to MIN_STORY_PARAGRAPHS. */
+function paragraphsUnder(node: ParentNode): number {
+  let n = 0;
+  for (const e of elements(node)) if (e.name === 'p' && ++n >= MIN_STORY_PARAGRAPHS) break;
+  return n;
+}
+
+/** Whether `img` sits in a figure: a `figure` between it and its text context `ctx`, or `ctx` a figure or its caption. */
+function inFigure(img: Element, ctx: ParentNode): boolean {
+  for (let p: ParentNode | null = img.parent; p; p = p.parent) {
+    if (isTag(p as AnyNode) && ((p as Element).name === 'figure' || (p as Element).name === 'figcaption')) return true;
+    if (p === ctx) return false;
+  }
+  return false;
 }
 
 /** Levels above an image searched for the grid item holding it. */
@@ -315,13 +381,36 @@ const QUOTE_SHINGLE = 5;
 const REPEATED_QUOTE_SHARE = 0.8;
 const QUOTE_WORD = /[\p{L}\p{N}]+/gu;
 
+/** Tags that never hold a quoted post (inline elements named `quote` style a word or a button). */
+const NOT_QUOTE_BLOCKS = new Set(['a', 'span', 'button', 'i', 'b', 'em', 'strong', 'img', 'svg', 'p']);
+
+/**
+ * Whether `el` is a block quote: a `blockquote`, or a block whose class names a quote (`bbcode_quote`,
+ * `quote_container`): boards that quote the post a reply answers in a styled `div`.
+ */
+function isQuote(el: Element): boolean {
+  if (el.name === 'blockquote') return true;
+  const cls = el.attribs.class;
+  if (!cls || !QUOTE_CLASS.test(cls) || NOT_QUOTE_BLOCKS.has(el.name)) return false;
+  return cls.split(/\s+/).some((name) => {
+    // The head word: `quote_container`, `bbcode_quote`; not a script hook (`js-selectToQuote` on a post).
+    const t = classTokens(name).filter((w) => !QUOTE_MODIFIERS.has(w));
+    return t.length > 0 && t[t.length - 1] === 'quote' && t[0] !== 'js';
+  });
+}
+
+/** Words after `quote` that keep it the head word of a class name. */
+const QUOTE_MODIFIERS = new Set(['container', 'wrapper', 'wrap', 'box', 'block', 'inner', 'outer']);
+
+const QUOTE_CLASS = /quote/i;
+
 /**
  * Removes block quotes that repeat text said earlier in `nodes` (a forum reply quoting the post it
  * answers): at least 80% of the quote's 5-word shingles occur in the text before it. A quote of text
- * that appears nowhere before (an epigraph, a citation) stays. Pages without `blockquote` pay one walk.
+ * that appears nowhere before (an epigraph, a citation) stays. Pages without quotes pay one walk.
  */
 export function dropRepeatedQuotes(nodes: ParentNode[]): void {
-  const quotes = nodes.flatMap((n) => (isTag(n as AnyNode) && (n as Element).name === 'blockquote' ? [n as Element] : [...elements(n)].filter((e) => e.name === 'blockquote')));
+  const quotes = nodes.flatMap((n) => (isTag(n as AnyNode) && isQuote(n as Element) ? [n as Element] : [...elements(n)].filter(isQuote)));
   if (!quotes.length) return;
   const seen = new Set<string>();
   const window: string[] = [];
@@ -330,6 +419,8 @@ export function dropRepeatedQuotes(nodes: ParentNode[]): void {
   const lastQuote = quotes[quotes.length - 1];
   let done = false;
   // Walks the text in document order; a quote is judged against what came before it, then skipped.
+  // A quote inside a quote (a reply quoting a post, in a board that writes every post as a quote) is
+  // judged on its own against the text before the outer one; the outer one without it.
   const visit = (node: AnyNode, inQuote: Element | undefined, quoteShingles: string[] | undefined): void => {
     if (done) return;
     if (node.type === 'text') {
@@ -345,15 +436,16 @@ export function dropRepeatedQuotes(nodes: ParentNode[]): void {
       return;
     }
     if (!isTag(node)) return;
-    if (node.name === 'blockquote' && !inQuote) {
+    if (isQuote(node)) {
       const shingles: string[] = [];
       window.length = 0;
       for (const c of node.children) visit(c, node, shingles);
       window.length = 0;
       const hits = shingles.filter((s) => seen.has(s)).length;
       if (shingles.length && hits >= shingles.length * REPEATED_QUOTE_SHARE) remove.push(node);
+      else if (quoteShingles) quoteShingles.push(...shingles);
       else for (const s of shingles) seen.add(s);
-      done = node === lastQuote || isAncestor(node, lastQuote);
+      if (!inQuote) done = node === lastQuote || isAncestor(node, lastQuote);
       return;
     }
     for (const c of node.children) visit(c, inQuote, quoteShingles);

@@ -273,6 +273,39 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Steps that worked');
   });
 
+  test('a board writing every post as a quote: a reply\'s quote (a quote-named div) of an earlier post goes, the reply stays', () => {
+    const first = 'What do you look at first when you choose a hosting company for a small shop, the price or the support?';
+    const replies = [
+      'Reply 1: support matters more to me than the price, since a slow answer during an outage costs far more.',
+      'Reply 2: uptime history, then backups; a cheap plan without daily snapshots is no bargain at all.',
+      'Reply 3: the location of the data centre, because most of my customers live on the same continent.',
+      'Reply 4: I read the terms on resource limits first, as shared plans often throttle busy shops.',
+    ];
+    const post = (i: number) => `<li class="postbit"><div class="postdetails"><blockquote class="postcontent restore">${i ? `<div class="bbcode_container"><div class="bbcode_quote"><div class="quote_container">${first}</div></div></div>` : ''}${i ? replies[i - 1] : first}</blockquote></div></li>`;
+    const html = `<body><header>${nav}</header><ol id="posts"><h1>Choosing a host</h1>${Array.from({ length: 5 }, (_, i) => post(i)).join('')}</ol></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Reply 4: I read the terms');
+    expect(out.match(/What do you look at first/g)?.length).toBe(1);
+  });
+
+  test('a short post written without paragraphs keeps its text next to its two screenshots', () => {
+    const shot = (n: number) => `<img src="/attachments/shot-${n}.png" alt="">`;
+    const post = (i: number) => `<article class="message"><div class="bbWrapper">${i === 0 ? `Messages in iCloud is off, yet the storage page still lists sixteen gigabytes for Messages. Why is that?<br>${shot(1)}${shot(2)}` : `Reply ${i}: open the Messages entry in the storage list and choose Disable and Delete, then wait a day for the figure to update.`}</div></article>`;
+    const html = `<body><header>${nav}</header><div class="thread"><h1>iCloud storage</h1>${Array.from({ length: 4 }, (_, i) => post(i)).join('')}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('yet the storage page still lists');
+    expect(out).toContain('Reply 3: open the Messages entry');
+  });
+
+  test("a thread's short second post, named like the long first one (comment), is not dropped for its name", () => {
+    const post = (body: string) => `<article class="cPost"><aside class="author"><a href="/u/1">member</a></aside><div class="ipsComment_content"><p>${body}</p></div></article>`;
+    const first = `${prose('Question', 1)}${prose('Question', 2)}${prose('Question', 3)}`.replace(/<\/?p>/g, ' ');
+    const html = `<body><header>${nav}</header><main><h1>New case: what are the two ports for?</h1><div id="comments"><form>${post(first)}${post('I heard the rear one is for the external link hub that the maker plans to sell next year. The port under the fans is for the lighting strip that comes with the bigger model. Both are covered by a plate on the cheaper version of the case.')}</form></div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Question paragraph 3');
+    expect(out).toContain('I heard the rear one is for the external link hub');
+  });
+
   test('a thin product page gets the JSON-LD product description it does not show; a page showing it gets no copy', () => {
     const desc = 'This hand-thrown stoneware mug holds 350 ml, keeps coffee warm for longer thanks to its thick walls, and is glazed in a matte blue that varies a little from piece to piece. Dishwasher safe &amp; microwave safe.';
     const ld = `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name: 'Blue mug', description: desc })}</script>`;
@@ -368,6 +401,15 @@ describe('onlyMainContent beyond articles', () => {
     expect(out2).toContain('Answer 1: yes');
     expect(out2).toContain('Answer 0: no, there is no fee');
     expect(out2).toContain('Answer 6: no, there is no fee');
+  });
+  test('short headed sections named by the generic word meta are kept; a user-meta box is not', () => {
+    const section = (i: number) => `<section class="x-meta-block-section"><h3>Plan ${i}</h3><p>Stream live TV.</p></section>`;
+    const user = (i: number) => `<div class="message-user-meta"><h4>member${i}</h4><span>Joined 2019</span></div>`;
+    const html = `<body>${nav}<main><h1>Entertainment</h1>${prose('Plans', 1)}${prose('Plans', 2)}${Array.from({ length: 3 }, (_, i) => section(i)).join('')}${prose('Plans', 3)}${user(1)}${prose('Plans', 4)}</main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Plan 0');
+    expect(out).toContain('Plan 2');
+    expect(out).not.toContain('member1');
   });
   test('a promo- or cta-named section of prose is content; a promo teaser of links is pruned', () => {
     const para = (i: number, n: number) => `<p>Service line ${i}, part ${n}, brings engineering-led design, deep industry knowledge, data-driven insight and, above all, people who listen, plan, build and measure, to the platforms at the heart of your business.</p>`;
@@ -533,6 +575,16 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Section 2 paragraph 1');
     expect(out).toContain('Section 3 paragraph 1');
   });
+
+  test("a picture beside a short text outside a figure keeps no alt; a figure's picture keeps a describing alt", () => {
+    const html = `<body>${nav}<main><h1>Our coffee</h1>${prose('Coffee', 1)}${prose('Coffee', 2)}<div class="tile"><img src="/t.jpg" alt="Smiling barista pouring milk into a cup"><p>Tastings every Saturday in our Leeds shop.</p></div>${prose('Coffee', 3)}<figure><img src="/f.jpg" alt="Roasting drum full of dark beans"><figcaption>Our roaster.</figcaption></figure>${prose('Coffee', 4)}</main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Tastings every Saturday');
+    expect(out).toContain('![](https://site.example/t.jpg)');
+    expect(out).not.toContain('Smiling barista');
+    expect(out).toContain('![Roasting drum full of dark beans]');
+  });
+
   test('a scripted shell whose only text is its site footer (link lists) has no main content; a footer of prose keeps it', () => {
     const links = (n: number) => `<ul>${Array.from({ length: n }, (_, i) => `<li><a href="/help/${i}">Help topic number ${i}</a></li>`).join('')}</ul>`;
     const shell = `<body><div id="root"></div><footer><h5>Help</h5>${links(12)}<p>© Shop</p></footer></body>`;
