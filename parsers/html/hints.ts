@@ -177,6 +177,16 @@ function headWord(tokens: string[]): string {
 }
 
 /**
+ * Whether one of the element's class names has a head-only meta word as its head word (`message-user`):
+ * the poster's pane of a forum post.
+ */
+export function namesPosterPane(el: Element): boolean {
+  const cls = el.attribs.class;
+  if (!cls || !/user/i.test(cls)) return false;
+  return cls.split(/\s+/).some((name) => name.length < 80 && HEAD_ONLY_META.has(headWord(classTokens(name))));
+}
+
+/**
  * Classifies an id as a class name, except that a meta word that counts only as the head word
  * (`user`) does not count in an id: a poster's pane is a class repeated per post, while an id is one
  * element's, and a generated one names a term or a section (`GLOSSARY-USER`, `LIBPQ-CONNECT-USER`).

@@ -16,9 +16,9 @@
  */
 import { cloneNode } from 'domhandler';
 import { isAncestor, isTag, textOf, type AnyNode, type Element, type ParentNode } from './dom.ts';
-import { landmarkOf, namesArticleBody } from './hints.ts';
+import { landmarkOf, namesArticleBody, namesPosterPane } from './hints.ts';
 import { boilerplateReason, descendable, pruneBoilerplate } from './prune.ts';
-import { blankRedundantAlts, cleanConditionally, dropMediaCaptions, dropRepeatedControls, dropRepeatedQuotes, dropReplySubjects, dropSiblingCopies, type CopyRegistry } from './region-clean.ts';
+import { blankRedundantAlts, cleanConditionally, dropAccountPrompts, dropMediaCaptions, dropRepeatedControls, dropRepeatedQuotes, dropReplySubjects, dropSiblingCopies, type CopyRegistry } from './region-clean.ts';
 import { scoreCandidates } from './scoring.ts';
 import { computeStats, textLength, updateAfterRemoval, type StatsMap } from './stats.ts';
 import { removeFingerprinted } from './fingerprints.ts';
@@ -122,7 +122,13 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   // intro above a grid, one post of a thread, one card of a listing); teaser lists of other pages
   // around it do not count (a short story above "more stories"), unless their cards are links whole
   // (an item grid, whose slogan or banner above is not the content); a declared body is evidence enough.
-  if (!declared && mainLen < (safeLen - teaserLenOutside(region, listings, stats)) * MIN_SHARE_OF_SAFE) return undefined;
+  // Poster panes the cleaning dropped (`message-user`, hints.ts) count as the region's here: a thread
+  // of short posts beside large profile boxes is not a fragment of its page.
+  if (!declared && mainLen < (safeLen - teaserLenOutside(region, listings, stats)) * MIN_SHARE_OF_SAFE) {
+    const notPanes = cleaned.filter((r) => !namesPosterPane(r.el));
+    const withPanes = notPanes.length === cleaned.length ? mainLen : region.reduce((n, el) => n + (el.parent ? lenAfterRemoval(el, stats, notPanes) : 0), 0);
+    if (withPanes < (safeLen - teaserLenOutside(region, listings, stats)) * MIN_SHARE_OF_SAFE) return undefined;
+  }
 
   const kept = region.filter((el) => el.parent);
   blankRedundantAlts(kept);
@@ -130,6 +136,7 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   if (opts.captions !== false) dropMediaCaptions(kept);
   dropRepeatedQuotes(kept);
   if (titleHeading) dropReplySubjects(kept, textOf(titleHeading), titleHeading);
+  dropAccountPrompts(kept);
   const copies: CopyRegistry = new Map();
   for (const el of kept) dropSiblingCopies(el, copies);
   dropRepeatedControls(kept);

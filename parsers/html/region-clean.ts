@@ -454,6 +454,69 @@ export function dropRepeatedQuotes(nodes: ParentNode[]): void {
   for (const q of remove) detachNode(q);
 }
 
+/** A link to an account page: sign in, sign up, register, join (a path segment of its URL). */
+const ACCOUNT_PATH = /\/(?:log-?in|sign-?in|sign-?up|register|registration|join)(?:[/?#.]|$)/i;
+/** Longest account prompt (characters, white space collapsed). */
+const MAX_PROMPT_CHARS = 300;
+/** Least share of a prompt's text in its account links. */
+const MIN_PROMPT_LINK_SHARE = 0.1;
+/** A prompt's paragraphs are shorter than this (characters): "You need to be a member in order to leave a comment". */
+const MAX_PROMPT_PARAGRAPH = 80;
+/** A paragraph or a list item alone is a sentence of the text that names a sign-up page, not a prompt. */
+const PROSE_ITEMS = new Set(['p', 'li']);
+
+function isAccountLink(a: Element): boolean {
+  const href = a.attribs.href;
+  if (!href) return false;
+  try {
+    return ACCOUNT_PATH.test(new URL(href, 'https://x.invalid/').pathname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Removes account prompts from the region: the largest block around a link to a sign-in or sign-up
+ * page (`/login/`, `/register/`, `/users/signup`) whose every link is such a link, holding at most 300
+ * characters with at least 10% of them in those links ("Create an account or sign in to comment",
+ * "You must log in or register to reply here."). Threads end with one; a paragraph or list item alone
+ * (a sentence saying where to register for an event, a prerequisite "a free account") is not taken,
+ * and neither is a node of the region itself.
+ */
+export function dropAccountPrompts(nodes: ParentNode[]): void {
+  const tops = new Set<unknown>(nodes);
+  const remove = new Set<Element>();
+  for (const n of nodes) {
+    for (const a of isTag(n as AnyNode) ? [n as Element, ...elements(n)] : [...elements(n)]) {
+      if (a.name !== 'a' || !isAccountLink(a)) continue;
+      let block: Element | undefined;
+      for (let p = a.parent; p && isTag(p) && !tops.has(p); p = p.parent) {
+        if (!isPrompt(p)) break;
+        block = p;
+      }
+      if (block && !PROSE_ITEMS.has(block.name)) remove.add(block);
+    }
+  }
+  for (const el of remove) if (![...remove].some((o) => o !== el && isAncestor(o, el))) detachNode(el);
+}
+
+/** Whether `el` reads as an account prompt (see dropAccountPrompts). */
+function isPrompt(el: Element): boolean {
+  const len = normalizeSpace(textOf(el)).length;
+  if (len === 0 || len > MAX_PROMPT_CHARS) return false;
+  let account = 0;
+  for (const d of elements(el)) {
+    // A paragraph of prose: a post or a section that mentions a sign-up page, not a prompt.
+    if (d.name === 'p' && normalizeSpace(textOf(d)).length >= MAX_PROMPT_PARAGRAPH) return false;
+    if (d.name !== 'a') continue;
+    const t = normalizeSpace(textOf(d)).length;
+    if (!t) continue;
+    if (!isAccountLink(d)) return false;
+    account += t;
+  }
+  return account >= len * MIN_PROMPT_LINK_SHARE;
+}
+
 /** Longest prefix (characters, letters only once normalized) of a reply's subject before the thread title: `Re`, `AW`, `SV`. */
 const MAX_REPLY_PREFIX = 3;
 /** Least number of reply subjects (prefix + title) that make the title-like headings of a region per-post chrome. */

@@ -306,6 +306,28 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('I heard the rear one is for the external link hub');
   });
 
+  test('an account prompt closing a thread goes; a prerequisite naming a sign-up page stays', () => {
+    const post = (i: number) => `<div class="post"><p>Reply ${i}: I moved the payment module to the new hook, cleared the cache twice, and the checkout worked again on both shops.</p><p>You need <a href="https://shop.example/register/">a merchant account</a> there (${i}).</p></div>`;
+    const prompt = `<div class="prompt"><h2>Create an account or sign in to comment</h2><p>You need to be a member in order to leave a comment</p><div class="box"><div class="grid"><div class="half"><h2>Create an account</h2><p>Sign up for a new account in our community. It's easy!</p><a href="https://forum.example/register/">Register a new account</a></div><div class="half"><h2>Sign in</h2><p>Already have an account? Sign in here.</p><a href="https://forum.example/login/?ref=abc">Sign In Now</a></div></div></div></div>`;
+    const html = `<body><header>${nav}</header><div class="topic"><h1>Payment module broke after update</h1>${Array.from({ length: 4 }, (_, i) => post(i)).join('')}${prompt}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Reply 3: I moved the payment module');
+    expect(out).toContain('You need [a merchant account]');
+    expect(out).not.toContain('Create an account');
+    expect(out).not.toContain('Sign In Now');
+  });
+
+  test("a thread of short posts beside large poster panes is not a fragment: the panes go, the posts stay", () => {
+    const pairs = (i: number) => ['Joined', 'Messages', 'Reaction score', 'Points', 'Location', 'Occupation'].map((k, j) => `<dl class="pairs"><dt>${k}</dt><dd>${k === 'Joined' ? 'Mar 3, 2019' : `value ${i}-${j} for this member of the board`}</dd></dl>`).join('');
+    const post = (i: number) => `<article class="message"><div class="message-cell message-cell--user"><section class="message-user"><h4 class="message-name"><a href="/members/m${i}">member${i}</a></h4>
+      <div class="message-userExtras">${pairs(i)}</div></section></div><div class="message-cell message-cell--main"><div class="bbWrapper">Post ${i}: invited to interview on the 18th.</div></div></article>`;
+    const html = `<body><header>${nav}</header><div class="block-body"><h1>Application thread</h1>${Array.from({ length: 5 }, (_, i) => post(i)).join('')}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Post 0: invited to interview');
+    expect(out).toContain('Post 4: invited to interview');
+    expect(out).not.toContain('Reaction score');
+  });
+
   test('a thin product page gets the JSON-LD product description it does not show; a page showing it gets no copy', () => {
     const desc = 'This hand-thrown stoneware mug holds 350 ml, keeps coffee warm for longer thanks to its thick walls, and is glazed in a matte blue that varies a little from piece to piece. Dishwasher safe &amp; microwave safe.';
     const ld = `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name: 'Blue mug', description: desc })}</script>`;
