@@ -50,6 +50,9 @@ const MAYBE_JSON_LD = /ld(?:\+|&[#\w]+;)json/i;
  */
 const MAYBE_BASE = /<base|<!\[CDATA\[/i;
 
+/** Whether the raw page may hold a `figcaption` (tag names are read case-insensitively). */
+const MAYBE_FIGCAPTION = /<figcaption/i;
+
 /** A result with less text than this (characters, white space aside) is thin: a declared product description may join it. */
 const THIN_RESULT_CHARS = 1000;
 /** A declared product description shorter than this (words) is a tagline, not worth adding. */
@@ -160,7 +163,7 @@ export function cleanDom(html: string, opts: CleanHtmlOptions): AnyNode[] {
   }
   if (!opts.onlyMainContent) return root.children;
   try {
-    const main = extractMainContent(root, { titles, articleBody: declared.articleBody, boilerplate: opts.boilerplate, product });
+    const main = extractMainContent(root, { titles, articleBody: declared.articleBody, boilerplate: opts.boilerplate, product, captions: MAYBE_FIGCAPTION.test(html) });
     if (main) return withDeclaredDescription(main.nodes, declared.productDescription);
   } catch (e) {
     // A page must never fail because the extractor met markup it did not expect.

@@ -40,6 +40,11 @@ export interface MainContentOptions {
    * customer reviews are pruned like recommendations (prune.ts).
    */
   product?: boolean;
+  /**
+   * Whether the page may hold a `figcaption` (false when its raw HTML has none: the caption pass then
+   * skips its walk over the region). Unset means it may.
+   */
+  captions?: boolean;
 }
 
 export interface MainContentResult {
@@ -128,7 +133,7 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   const kept = region.filter((el) => el.parent);
   blankRedundantAlts(kept);
   // Picture captions (credits, descriptions) are not the story's text; code and quote captions stay.
-  dropMediaCaptions(kept);
+  if (opts.captions !== false) dropMediaCaptions(kept);
   dropRepeatedQuotes(kept);
   if (titleHeading) dropReplySubjects(kept, textOf(titleHeading), titleHeading);
   dropAccountPrompts(kept);
