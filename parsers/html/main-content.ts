@@ -18,7 +18,7 @@ import { cloneNode } from 'domhandler';
 import { isAncestor, isTag, textOf, type AnyNode, type Element, type ParentNode } from './dom.ts';
 import { landmarkOf, namesArticleBody, namesPosterPane } from './hints.ts';
 import { boilerplateReason, descendable, pruneBoilerplate } from './prune.ts';
-import { blankRedundantAlts, cleanConditionally, dropAccountPrompts, dropMediaCaptions, dropRepeatedControls, dropRepeatedQuotes, dropReplySubjects, dropSiblingCopies, separateFusedInlines, type CopyRegistry } from './region-clean.ts';
+import { blankAlts, cleanConditionally, dropAccountPrompts, dropMediaCaptions, dropRepeatedControls, dropRepeatedQuotes, dropReplySubjects, dropSiblingCopies, separateFusedInlines, type CopyRegistry } from './region-clean.ts';
 import { scoreCandidates } from './scoring.ts';
 import { computeStats, textLength, updateAfterRemoval, type StatsMap } from './stats.ts';
 import { removeFingerprinted } from './fingerprints.ts';
@@ -131,7 +131,7 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   }
 
   const kept = region.filter((el) => el.parent);
-  blankRedundantAlts(kept);
+  blankAlts(kept);
   // Picture captions (credits, descriptions) are not the story's text; code and quote captions stay.
   if (opts.captions !== false) dropMediaCaptions(kept);
   dropRepeatedQuotes(kept);
@@ -155,7 +155,7 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
 export function safeCleanup(root: ParentNode, opts: MainContentOptions = {}): void {
   if (opts.boilerplate?.size) removeFingerprinted(root, opts.boilerplate);
   pruneBoilerplate(root, computeStats(root), true, opts.product);
-  blankRedundantAlts([root]);
+  blankAlts([root]);
   dropRepeatedQuotes([root]);
   dropSiblingCopies(root as AnyNode);
   dropRepeatedControls([root]);

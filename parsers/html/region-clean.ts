@@ -185,21 +185,17 @@ function wordsUnder(node: ParentNode): Set<string> {
 }
 
 /**
- * Blanks the alt text of images that only repeats text shown next to them: a product or teaser card
- * whose image is labelled with the card's own title, a figure whose caption is its alt, the second
- * copy of a responsive image. The image stays; its words would only be said twice. The context is the
- * nearest ancestor (up to four levels) that holds text; in a card (context of at most 300 characters)
- * half the alt's distinct words found there is enough (`walnut Desk Model 3 hover image` on the card
- * of Desk Model 3), elsewhere every word must be. The picture of a grid item (inRepeatedItem: a card of
- * at most 500 characters among three or more like siblings) loses its alt whatever it says: it describes
- * a thumbnail (`Colourful shapes on a dark background` on a course tile), which the item's own text names.
- * Alts that only name a file, an icon, a logo or an arrow (DECORATIVE_ALT) are blanked wherever they are.
- * A picture beside a short text (a card context) outside a figure loses its alt too, unless that text
- * is the paragraph holding the picture or a story of two paragraphs or more: a tile's or a banner's
- * picture illustrates its tagline, while a figure's caption or a story's prose leaves a describing alt
- * its own words.
+ * Blanks image alts in the main content (onlyMainContent): the image stays (`![](url)`), its alt goes.
+ * Human-reviewed main texts (WCXB) leave alts out: they describe a photo (`Front view of the laptop
+ * with its lid open`), name a file or an icon, or repeat a caption or a card's title. An image that is
+ * all a link shows keeps its alt, which is the link's text (markdown keeps links with their text),
+ * unless the alt says nothing the page does not already say: the picture of a grid item
+ * (inRepeatedItem: a card of at most 500 characters among three or more like siblings, whose own text
+ * names it), an alt that only names a file, an icon, a logo or an arrow (DECORATIVE_ALT), the second
+ * copy of an alt in one context, a picture beside a short text outside a figure, or an alt whose words
+ * the text next to it holds (half of them in a card of at most 300 characters, all elsewhere).
  */
-export function blankRedundantAlts(nodes: ParentNode[]): void {
+export function blankAlts(nodes: ParentNode[]): void {
   for (const top of nodes) {
     const imgs = isTag(top as Element) && (top as Element).name === 'img' ? [top as Element] : [...elements(top)].filter((e) => e.name === 'img');
     const seen = new Map<unknown, Set<string>>();
@@ -216,6 +212,13 @@ export function blankRedundantAlts(nodes: ParentNode[]): void {
     for (const img of imgs) {
       const alt = normalizeSpace(img.attribs.alt ?? '').toLowerCase();
       if (!alt) continue;
+      // A picture in the main content is shown by its URL; its alt (a photo's description, a file
+      // name, a slogan) is not the page's text. Only a link that is nothing but the picture keeps it:
+      // there the alt is the link's text.
+      if (!namesLink(img)) {
+        img.attribs.alt = '';
+        continue;
+      }
       // The picture of one item of a grid (a product, a course, a story teaser) is a thumbnail: its alt
       // describes the photo, not the item, whose name and details are the card's text.
       if (inRepeatedItem(img, top, textAt, likes)) {
@@ -265,6 +268,15 @@ export function blankRedundantAlts(nodes: ParentNode[]): void {
       if (found >= need) img.attribs.alt = '';
     }
   }
+}
+
+/** Whether `img` is all a link shows (`<a><img alt="Home"></a>`, possibly wrapped): its alt is the link's text. */
+function namesLink(img: Element): boolean {
+  for (let p = img.parent; p && isTag(p as AnyNode); p = p.parent) {
+    if (textOf(p as AnyNode).trim()) return false;
+    if ((p as Element).name === 'a') return true;
+  }
+  return false;
 }
 
 /** A short context holding this many paragraphs is a story, not a tile (its pictures keep describing alts). */
@@ -851,14 +863,21 @@ const ALNUM_START = /^[\p{L}\p{N}]/u;
  * animated one span each).
  */
 export function separateFusedInlines(nodes: ParentNode[]): void {
-  const visit = (el: Element): void => {
-    if (VERBATIM.has(el.name)) return;
+  // An explicit stack, not recursion: a page may nest inline elements thousands deep.
+  const stack: Element[] = [];
+  for (const n of nodes) {
+    if (isTag(n as AnyNode)) stack.push(n as Element);
+    else for (const c of (n as ParentNode).children) if (isTag(c)) stack.push(c);
+  }
+  while (stack.length) {
+    const el = stack.pop()!;
+    if (VERBATIM.has(el.name)) continue;
     const kids = el.children;
     let changed = false;
     for (let i = 0; i < kids.length; i++) {
       const c = kids[i];
       if (!isTag(c)) continue;
-      visit(c);
+      stack.push(c);
       const next = kids[i + 1];
       if (!next || !isTag(next) || !SPACED_INLINES.has(c.name) || !SPACED_INLINES.has(next.name)) continue;
       const left = textOf(c);
@@ -872,7 +891,5 @@ export function separateFusedInlines(nodes: ParentNode[]): void {
       i++;
     }
     if (changed) relink(el);
-  };
-  for (const n of nodes) if (isTag(n as AnyNode)) visit(n as Element);
-    else for (const c of (n as ParentNode).children) if (isTag(c)) visit(c);
+  }
 }

@@ -31,10 +31,10 @@ describe('format plugins', () => {
     const out = (await markdown.produce(formatInput(PAGE, 'https://site.example/docs/a.html'), {}, context())) as { markdown: string };
     expect(out.markdown.startsWith('# Article')).toBe(true);
     expect(out.markdown).toContain('[a relative link](https://site.example/docs/page2.html#part)');
-    expect(out.markdown).toContain('![inline chart](<Base64-Image-Removed>)');
+    expect(out.markdown).toContain('![](<Base64-Image-Removed>)');
     expect(out.markdown).not.toContain('Home');
     const keep = (await markdown.produce(formatInput(PAGE, 'https://site.example/docs/a.html', options({ removeBase64Images: false })), {}, context())) as { markdown: string };
-    expect(keep.markdown).toContain('![inline chart](data:image/png;base64,iVBORw0KGgo=)');
+    expect(keep.markdown).toContain('![](data:image/png;base64,iVBORw0KGgo=)');
   });
 
   test('markdown uses the parser markdown when there is one (PDF), still removing base64 images', async () => {

@@ -214,14 +214,24 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('Part I. Tutorial');
     expect(out).not.toContain('Accessing a Database');
   });
-  test('an image whose alt only repeats its card or caption text keeps no alt; a describing alt stays', () => {
+  test('images in the main content keep their URL, not their alt (card copies, a figure described); onlyMainContent false keeps alts', () => {
     const card = (i: number) => `<div class="card"><img src="/p${i}.jpg" alt="Oak desk model ${i}"><img src="/p${i}-2x.jpg" alt="Oak desk model ${i}"><a href="/p${i}"><h3>Oak desk model ${i}</h3></a><p>Solid oak, 120 cm wide, with two drawers and a cable tray. Price 4${i}0 EUR.</p></div>`;
     const html = `<body>${nav}<main><h1>Desks</h1><div class="grid">${Array.from({ length: 4 }, (_, i) => card(i)).join('')}</div>
       <figure><img src="/shop.jpg" alt="Workshop floor with planed boards drying on racks"><figcaption>Our workshop in Leeds.</figcaption></figure>${prose('Shop', 1)}${prose('Shop', 2)}</main></body>`;
     const out = pageToMarkdown(html);
     expect(out).toContain('![](https://site.example/p2.jpg)');
     expect(out.match(/Oak desk model 2/g)?.length).toBe(1);
-    expect(out).toContain('![Workshop floor with planed boards drying on racks]');
+    expect(out).toContain('![](https://site.example/shop.jpg)');
+    expect(out).not.toContain('Workshop floor');
+    expect(pageToMarkdown(html, { onlyMainContent: false })).toContain('![Workshop floor with planed boards drying on racks]');
+  });
+  test("a link that is only a picture keeps the picture's alt as its text, unless the alt says nothing new", () => {
+    const card = (i: number) => `<div class="card"><a href="/p${i}"><img src="/p${i}.jpg" alt="Oak desk model ${i}"></a><a href="/p${i}"><h3>Oak desk model ${i}</h3></a><p>Solid oak, 120 cm wide, with two drawers and a cable tray. Price 4${i}0 EUR.</p></div>`;
+    const html = `<body>${nav}<main><h1>Desks</h1><div class="grid">${Array.from({ length: 4 }, (_, i) => card(i)).join('')}</div>${prose('Shop', 1)}<p><a href="/tour"><img src="/tour.jpg" alt="Take the virtual tour of our showroom"></a></p>${prose('Shop', 2)}<p><a href="/feed"><img src="/rss.png" alt="rss icon"></a></p></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('[![Take the virtual tour of our showroom](https://site.example/tour.jpg)](https://site.example/tour)');
+    expect(out.match(/Oak desk model 2/g)?.length).toBe(1);
+    expect(out).not.toContain('rss icon');
   });
   test('a consent dialog does not count in the page text: a short thread of comment-named posts under it is kept', () => {
     const post = (i: number) => `<article class="ipsComment"><aside class="author">user${i}</aside><div class="ipsComment_content comment-${500 + i}_wrap"><p>Post ${i}: the two holes on the back are for the case's own cable clips, as the support answered me.</p></div></article>`;
@@ -385,17 +395,18 @@ describe('onlyMainContent beyond articles', () => {
     expect(out.split('needs version 9.6').length).toBe(3);
     expect(out).toContain('Service paragraph 3');
   });
-  test("a card image's alt made mostly of the card's words is blanked; a describing alt in a short story stays", () => {
+  test("a linked card image's alt made mostly of the card's words is blanked; an unlinked picture in a story keeps no alt", () => {
     const card = (i: number) => `<div class="card"><a href="/d${i}"><img src="/d${i}.jpg" alt="walnut Desk Model ${i} hover image"></a><h3><a href="/d${i}">Desk Model ${i}</a></h3><p>Standing desk, two motors, from $${500 + i}</p></div>`;
     const html = `<body>${nav}<main><h1>Standing desks</h1><p>All our standing desks ship free and come with a fifteen-year warranty on frame and motors.</p><div class="grid">${Array.from({ length: 6 }, (_, i) => card(i)).join('')}</div><div class="story"><h2>Why a standing desk</h2>${prose('Desk', 1)}<img src="/team.jpg" alt="the team of the company in the workshop at dusk">${prose('Desk', 2)}</div></main></body>`;
     const out = pageToMarkdown(html);
     expect(out).toContain('Desk Model 5');
     expect(out).not.toContain('hover image');
-    expect(out).toContain('![the team of the company in the workshop at dusk]');
+    expect(out).toContain('![](https://site.example/team.jpg)');
+    expect(out).not.toContain('the team of the company');
   });
-  test('an alt that is a file name or names an icon, a logo or an arrow is blanked; a describing alt stays', () => {
+  test('a linked alt that is a file name or names an icon, a logo or an arrow is blanked', () => {
     const tile = (i: number) => `<div class="tile"><img src="/i${i}.svg" alt="icon - shield ${i}"><h3>Feature ${i}</h3>${prose('Feature', i)}</div>`;
-    const logos = ['Acme logo white', 'home img 1.jpg', 'Blue.png'].map((a, i) => `<img src="/l${i}.png" alt="${a}">`).join('');
+    const logos = ['Acme logo white', 'home img 1.jpg', 'Blue.png'].map((a, i) => `<a href="/c${i}"><img src="/l${i}.png" alt="${a}"></a>`).join('');
     const html = `<body>${nav}<main><h1>Our platform</h1>${prose('Intro', 1)}${Array.from({ length: 3 }, (_, i) => tile(i)).join('')}<div class="customers"><h2>Trusted by</h2>${logos}</div><img src="/team.jpg" alt="engineers reviewing a network diagram">${prose('Intro', 2)}</main></body>`;
     const out = pageToMarkdown(html);
     expect(out).toContain('Feature paragraph 2');
@@ -403,7 +414,8 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('logo white');
     expect(out).not.toContain('img 1.jpg');
     expect(out).not.toContain('[Blue.png]');
-    expect(out).toContain('![engineers reviewing a network diagram]');
+    expect(out).toContain('[![](https://site.example/l1.png)](https://site.example/c1)');
+    expect(out).not.toContain('engineers reviewing');
   });
   test('accordion answers in dropdown- or links-named blocks are content; a links-named list of links is pruned', () => {
     const long = (i: number) => `<p>Answer ${i}: yes, and in more detail, the plan covers accidents, illnesses and routine care, with one yearly deductible, claims paid within days, and any licensed vet you choose.</p><p>Answer ${i}, part two: waiting periods are short, and you can change the plan every year.</p>`;
@@ -524,7 +536,7 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Question 0: why offer support');
     expect(out).toContain('Question 3: why offer support');
   });
-  test("a grid item's picture keeps no alt (a thumbnail's description); an image in an article's paragraphs keeps its alt", () => {
+  test("a grid item's picture keeps no alt (a thumbnail's description), nor does an image in an article's paragraphs", () => {
     const course = (i: number) => `<div class="tile"><div class="tile__media"><img src="/c${i}.jpg" alt="Colourful abstract shapes on a dark background, number ${i}"></div><div class="tile__body"><span>Online</span><h3><a href="/c${i}">Course ${i} on data analysis</a></h3><p>Learn to clean, model and chart data in ${i + 2} weeks.</p></div></div>`;
     const html = `<body>${nav}<main><h1>Data courses</h1><div class="tiles">${Array.from({ length: 6 }, (_, i) => course(i)).join('')}</div></main></body>`;
     const out = pageToMarkdown(html);
@@ -534,7 +546,8 @@ describe('onlyMainContent beyond articles', () => {
     const figure = (i: number) => `<p><img src="/f${i}.jpg" alt="A heron standing in the reeds at dawn, photo ${i}"></p>`;
     const article = `<body>${nav}<article><h1>Birds of the marsh</h1>${prose('Marsh', 1)}${figure(1)}${prose('Marsh', 2)}${figure(2)}${prose('Marsh', 3)}${figure(3)}${prose('Marsh', 4)}</article></body>`;
     const out2 = pageToMarkdown(article);
-    expect(out2).toContain('![A heron standing in the reeds at dawn, photo 2]');
+    expect(out2).toContain('![](https://site.example/f2.jpg)');
+    expect(out2).not.toContain('A heron standing');
   });
   test('an action control repeated on every grid item (Add to cart, Quick view) is dropped; controls with labels of their own stay', () => {
     const card = (i: number) => `<li class="product"><a href="/p${i}"><h3>Walnut stool ${i}</h3></a><p>Solid walnut, 45 cm high, oiled finish.</p><span class="price">$${120 + i}</span><div class="QuickViewButton">Quick view</div><a class="btn btn--small" href="/cart?add=${i}">Add to cart</a></li>`;
@@ -615,13 +628,14 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Section 3 paragraph 1');
   });
 
-  test("a picture beside a short text outside a figure keeps no alt; a figure's picture keeps a describing alt", () => {
+  test("a picture beside a short text keeps no alt, nor does a figure's picture", () => {
     const html = `<body>${nav}<main><h1>Our coffee</h1>${prose('Coffee', 1)}${prose('Coffee', 2)}<div class="tile"><img src="/t.jpg" alt="Smiling barista pouring milk into a cup"><p>Tastings every Saturday in our Leeds shop.</p></div>${prose('Coffee', 3)}<figure><img src="/f.jpg" alt="Roasting drum full of dark beans"><figcaption>Our roaster.</figcaption></figure>${prose('Coffee', 4)}</main></body>`;
     const out = pageToMarkdown(html);
     expect(out).toContain('Tastings every Saturday');
     expect(out).toContain('![](https://site.example/t.jpg)');
     expect(out).not.toContain('Smiling barista');
-    expect(out).toContain('![Roasting drum full of dark beans]');
+    expect(out).toContain('![](https://site.example/f.jpg)');
+    expect(out).not.toContain('Roasting drum');
   });
 
   test('a scripted shell whose only text is its site footer (link lists) has no main content; a footer of prose keeps it', () => {

@@ -25,7 +25,7 @@ const CASES: Case[] = [
       '1. **Find a warm spot, not a hot one.**',
       '| Kitchen temperature | Feeding ratio | Water temperature | Time to peak |',
       '> Treat the temperature as an ingredient.',
-      '![Two jars side by side: one domed and bubbly, one flat with grey liquid on top](https://crumbjournal.example/wp-content/uploads/2023/01/starter-comparison-1024x683.jpg)',
+      '![](https://crumbjournal.example/wp-content/uploads/2023/01/starter-comparison-1024x683.jpg)',
       '[an earlier post](https://crumbjournal.example/2022/08/drying-sourdough-starter/)',
     ],
     gone: ['Skip to content', 'Proudly powered by WordPress', 'Share this', 'Click to share on Twitter', 'Building a Rye Starter from Scratch', 'I keep mine in a small picnic cooler', 'Leave a Reply', 'Recent Posts', 'About the baker', 'We use cookies', 'Previous Post', 'Enriched doughs', 'Get new posts by email'],
@@ -87,7 +87,7 @@ const CASES: Case[] = [
   {
     file: 'semantic-html5.html',
     url: 'https://gruenes-quartier.example/magazin/stadtbaeume-wasser/',
-    kept: ['# Warum Stadtbäume im Sommer mehr Wasser brauchen', 'Eine ausgewachsene Linde verdunstet', '- Lieber selten und viel gießen', 'Schwammstadt-Konzepte', '![Eine Linde in einer kleinen, von Pflaster umgebenen Baumscheibe](https://gruenes-quartier.example/magazin/bilder/baumscheibe.jpg)'],
+    kept: ['# Warum Stadtbäume im Sommer mehr Wasser brauchen', 'Eine ausgewachsene Linde verdunstet', '- Lieber selten und viel gießen', 'Schwammstadt-Konzepte', '![](https://gruenes-quartier.example/magazin/bilder/baumscheibe.jpg)'],
     gone: ['Impressum', 'Das könnte Sie auch interessieren', 'Regenwasser im Hinterhof sammeln', 'Termine', 'Lindenstraße 12'],
   },
   {
