@@ -2,7 +2,7 @@
  * Single scrapes that "succeeded" with (almost) no content or with a refusing target status
  * (401, 403, 429, 503), as `POST /v2/support/ask` reads them
  * (issue 21): the caller team's documents of the last 24 hours whose content (every output but
- * the metadata, whatever the formats) is under `EMPTY_CHARS` characters, with a replayable request built from the scrape's record (its URL and
+ * the metadata and the warning, whatever the formats) is under `EMPTY_CHARS` characters, with a replayable request built from the scrape's record (its URL and
  * requested formats). Zero data retention scrapes store no document, so they never appear.
  */
 import type { Queryable } from '../db/client.ts';
@@ -17,7 +17,7 @@ export const BLOCKED_STATUS: ReadonlySet<number> = new Set([401, 403, 429, 503])
 export async function emptyScrapes(db: Queryable, teamId: string, filter: { id?: string; url?: string } = {}, limit = 5): Promise<SupportFailure[]> {
   const rows = await db.query<Record<string, any>>(
     `select d.id, d.url, d.source_url, d.status_code, d.created_at, r.options -> 'formats' as formats,
-            (select sum(length(e.value)) from jsonb_each_text(d.body::jsonb) e where e.key <> 'metadata') as content_chars
+            (select sum(length(e.value)) from jsonb_each_text(d.body::jsonb) e where e.key not in ('metadata', 'warning')) as content_chars
        from documents d left join scrape_records r on r.id = d.id and r.team_id = d.team_id
       where d.team_id = $1 and d.job_id is null and d.created_at > now() - interval '24 hours'
         and ($2::text is null or d.id = $2) and ($3::text is null or d.source_url = $3 or d.url = $3 or d.url = rtrim($3, '/'))

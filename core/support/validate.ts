@@ -31,10 +31,10 @@ export const VALIDATION_PAGES = 3;
 const MARGIN_MS = 3_000;
 
 const PATHS = { scrape: '/v2/scrape', crawl: '/v2/crawl', batch_scrape: '/v2/batch/scrape', map: '/v2/map' } as const;
-/** Characters of a document's outputs, its metadata aside. */
+/** Characters of a document's outputs, its metadata and its warning aside (a warning is no content). */
 function contentChars(doc: Record<string, unknown> | undefined): number {
   let n = 0;
-  for (const [k, v] of Object.entries(doc ?? {})) if (k !== 'metadata' && v != null) n += typeof v === 'string' ? v.length : JSON.stringify(v).length;
+  for (const [k, v] of Object.entries(doc ?? {})) if (k !== 'metadata' && k !== 'warning' && v != null) n += typeof v === 'string' ? v.length : JSON.stringify(v).length;
   return n;
 }
 
