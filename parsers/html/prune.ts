@@ -167,7 +167,7 @@ export function pruneBoilerplate(root: ParentNode, stats: StatsMap, safeOnly = f
   // Class words that turn out to be the page's layout stop counting, and the pruning runs again.
   const layout = new Set<string>();
   for (let round = 0; round < MAX_LAYOUT_ROUNDS; round++) {
-    const added = addLayoutNames(remove, stats, total, layout, spared);
+    const added = addLayoutNames(root, remove, stats, total, layout, spared);
     // Blocks nested in layout blocks (replies to replies) come up in later rounds with names known already.
     let neutralized = false;
     for (const el of remove) {
@@ -327,7 +327,7 @@ function boilerplateNames(el: Element): string[] {
  * (`ipsComment`) or the answers of an accordion (`accordion-item__dropdown`). Adds them to `layout`;
  * true when it found new ones.
  */
-function addLayoutNames(remove: Element[], stats: StatsMap, total: number, layout: Set<string>, spared: Element[] = []): boolean {
+function addLayoutNames(root: ParentNode, remove: Element[], stats: StatsMap, total: number, layout: Set<string>, spared: Element[] = []): boolean {
   const byName = new Map<string, { sum: number; max: number; pruned: number; prunedMax: number }>();
   let removed = 0;
   for (const el of remove) removed += stats.get(el)?.len ?? 0;
@@ -357,11 +357,35 @@ function addLayoutNames(remove: Element[], stats: StatsMap, total: number, layou
     if (g.pruned < total * LAYOUT_SHARE && !bySpared) continue;
     // Replies are the page only where nothing else on it outweighs one of them (a forum thread whose
     // opening post is a reply-like block too), not under an article or a question.
-    if (REPLIES.test(name) && kept >= (bySpared ? g.max : g.prunedMax)) continue;
+    // Replies of the name that escaped the pruning (one too long to prune: over 30% of the page) are
+    // part of the thread, not the text that outweighs it (a short post above its comments).
+    if (REPLIES.test(name)) {
+      const reply = bySpared ? g.max : g.prunedMax;
+      if (kept >= reply && kept - keptNamed(root, name, remove, stats, total * LAYOUT_SHARE) >= reply) continue;
+    }
     layout.add(name);
     added = true;
   }
   return added;
+}
+
+/**
+ * Text length of the outermost blocks under `root` named `name` (boilerplateNames), outside the
+ * `remove` blocks, that hold at least `min` characters: the replies too long to be pruned.
+ */
+function keptNamed(root: ParentNode, name: string, remove: Element[], stats: StatsMap, min: number): number {
+  const removed = new Set(remove);
+  let n = 0;
+  const stack = [...root.children];
+  while (stack.length) {
+    const c = stack.pop()!;
+    if (!isTag(c) || removed.has(c)) continue;
+    if ((c.attribs.class || c.attribs.id) && boilerplateNames(c).includes(name)) {
+      const len = stats.get(c)?.len ?? 0;
+      if (len >= min) n += len;
+    } else if (descendable(c)) for (const k of c.children) stack.push(k);
+  }
+  return n;
 }
 
 /** Largest share of a name's text one block may hold for spared blocks to make the name layout. */

@@ -495,6 +495,18 @@ describe('onlyMainContent beyond articles', () => {
     expect(html).not.toContain('<section>');
   });
 
+  test('a link post whose comments are the thread keeps its short comments beside one long comment', () => {
+    // One comment holds over 30% of the page and escapes the pruning; it is a reply too, so it does
+    // not count as the text that outweighs the other comments (which made them boilerplate).
+    const comment = (i: number, n = 1) =>
+      `<li class="comments_subtree"><div class="comment"><div class="comment_text">${Array.from({ length: n }, (_, k) => `<p>Comment ${i}.${k}: the borrow checker accepts this once the value is cloned before the thread starts, at a small cost.</p>`).join('')}</div></div></li>`;
+    const html = `<body><header>${nav}</header><main><div class="story"><h1><a href="https://blog.example/post">Cloning into threads</a></h1><span>via ann</span></div><ol class="comments">${comment(0, 12)}${[1, 2, 3, 4, 5, 6, 7, 8].map((i) => comment(i, 2)).join('')}</ol></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Comment 0.11: the borrow checker');
+    expect(out).toContain('Comment 1.0: the borrow checker');
+    expect(out).toContain('Comment 8.1: the borrow checker');
+  });
+
   test('replies nested in replies (a threaded discussion of comment-named posts) are kept at every depth', () => {
     const words = (who: string) => `<div class="body"><p>${who}: the kernel build failed on my machine too, and the patch from the mailing list fixed it after a clean rebuild.</p></div>`;
     const tree = (path: string, depth: number): string =>
