@@ -18,7 +18,7 @@ import { cloneNode } from 'domhandler';
 import { isAncestor, isTag, textOf, type AnyNode, type Element, type ParentNode } from './dom.ts';
 import { landmarkOf, namesArticleBody, namesPosterPane } from './hints.ts';
 import { boilerplateReason, descendable, pruneBoilerplate } from './prune.ts';
-import { blankAlts, cleanConditionally, dropAccountPrompts, dropMediaCaptions, dropRepeatedControls, dropRepeatedQuotes, dropReplySubjects, dropSiblingCopies, separateFusedInlines, type CopyRegistry } from './region-clean.ts';
+import { blankAlts, cleanConditionally, dropAccountPrompts, dropMediaCaptions, dropPosterPanes, dropRepeatedControls, dropRepeatedQuotes, dropReplySubjects, dropSiblingCopies, separateFusedInlines, type CopyRegistry } from './region-clean.ts';
 import { scoreCandidates } from './scoring.ts';
 import { computeStats, textLength, updateAfterRemoval, type StatsMap } from './stats.ts';
 import { removeFingerprinted } from './fingerprints.ts';
@@ -137,6 +137,8 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   dropRepeatedQuotes(kept);
   if (titleHeading) dropReplySubjects(kept, textOf(titleHeading), titleHeading);
   dropAccountPrompts(kept);
+  // Per-post poster panes: their profile lines go, the poster's name stays (region-clean.ts).
+  dropPosterPanes(kept);
   const copies: CopyRegistry = new Map();
   for (const el of kept) dropSiblingCopies(el, copies);
   dropRepeatedControls(kept);

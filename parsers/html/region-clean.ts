@@ -893,3 +893,60 @@ export function separateFusedInlines(nodes: ParentNode[]): void {
     if (changed) relink(el);
   }
 }
+
+/** Least number of posts sharing a shape before their first boxes read as poster panes. */
+const MIN_PANE_POSTS = 3;
+/** Longest poster pane (non-space characters): a name, a rank and a few `Registered / Posts` lines. */
+const MAX_PANE_CHARS = 150;
+/** Least number of lines in a pane (a name and at least two profile lines). */
+const MIN_PANE_LINES = 3;
+/** Tags a poster pane is written with (a table's head row or a list's first item is not one). */
+const PANE_TAGS = new Set(['div', 'aside', 'section', 'header']);
+
+/**
+ * Removes the profile lines of per-post poster panes, keeping the poster's name: a post is an element
+ * whose tag and class recur at least 3 times in `nodes` and that holds two element children, a short
+ * box (≤ 150 characters, at least 3 lines, no paragraph) then the post's body, longer than the box;
+ * when the boxes of every such post share tag and class, each is cut down to its first line (the name
+ * above `Member / Registered: date / Posts: N`). Structure only: the same short box repeated once per
+ * post with the same shape beside a longer body, whatever the board calls it. Panes are blocks (`div`,
+ * `aside`, `section`, `header`): a table's head row beside its body is not one.
+ */
+export function dropPosterPanes(nodes: ParentNode[]): void {
+  const groups = new Map<string, Element[]>();
+  for (const n of nodes) {
+    for (const el of isTag(n as AnyNode) ? [n as Element, ...elements(n)] : [...elements(n)]) {
+      const cls = el.attribs.class;
+      if (!cls || el.children.filter(isTag).length !== 2) continue;
+      const key = `${el.name}.${cls}`;
+      const list = groups.get(key);
+      if (list) list.push(el);
+      else groups.set(key, [el]);
+    }
+  }
+  for (const posts of groups.values()) {
+    if (posts.length < MIN_PANE_POSTS) continue;
+    const panes: Element[] = [];
+    let shape: string | undefined;
+    let ok = true;
+    for (const post of posts) {
+      const [pane, body] = post.children.filter(isTag) as Element[];
+      const key = `${pane.name}.${pane.attribs.class ?? ''}`;
+      if (shape === undefined) shape = key;
+      const len = nonSpaceLength(pane as AnyNode);
+      if (key !== shape || !PANE_TAGS.has(pane.name) || !len || len > MAX_PANE_CHARS || nonSpaceLength(body as AnyNode) <= len || [...elements(pane)].some((e) => e.name === 'p')) {
+        ok = false;
+        break;
+      }
+      panes.push(pane);
+    }
+    if (!ok) continue;
+    for (const pane of panes) {
+      let box: Element = pane;
+      for (let only = box.children.filter(isTag); only.length === 1; only = box.children.filter(isTag)) box = only[0] as Element;
+      const lines = box.children.filter((c) => isTag(c) && nonSpaceLength(c as AnyNode) > 0) as Element[];
+      if (lines.length < MIN_PANE_LINES) continue;
+      for (const line of lines.slice(1)) detachNode(line as AnyNode);
+    }
+  }
+}

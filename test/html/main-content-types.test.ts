@@ -327,6 +327,20 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('Sign In Now');
   });
 
+  test('a poster pane repeated beside every post keeps only the name; a table head beside its body stays', () => {
+    const post = (i: number) => `<div class="entry"><div class="side"><dl><dt><strong>poster${i}</strong></dt><dd>Member</dd><dd>Registered: 2020-01-0${i + 1}</dd><dd>Posts: ${100 + i}</dd></dl></div>
+      <div class="main"><p>Reply ${i}: I rebuilt the initramfs after the kernel update, regenerated the boot entries, and the machine started normally again.</p></div></div>`;
+    const table = (i: number) => `<table class="attrs"><thead><tr><th>Attribute</th><th>Type</th><th>Values</th></tr></thead><tbody><tr><td>field${i}</td><td>string</td><td>any text of up to eighty characters, trimmed at both ends</td></tr></tbody></table>`;
+    const html = `<body><header>${nav}</header><div class="topic"><h1>Boot fails after update</h1>${Array.from({ length: 4 }, (_, i) => post(i)).join('')}${Array.from({ length: 3 }, (_, i) => table(i)).join('')}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('poster0');
+    expect(out).toContain('poster3');
+    expect(out).toContain('Reply 3: I rebuilt the initramfs');
+    expect(out).not.toContain('Registered:');
+    expect(out).not.toContain('Posts: 10');
+    expect(out).toContain('Values');
+  });
+
   test("a thread of short posts beside large poster panes is not a fragment: the panes go, the posts stay", () => {
     const pairs = (i: number) => ['Joined', 'Messages', 'Reaction score', 'Points', 'Location', 'Occupation'].map((k, j) => `<dl class="pairs"><dt>${k}</dt><dd>${k === 'Joined' ? 'Mar 3, 2019' : `value ${i}-${j} for this member of the board`}</dd></dl>`).join('');
     const post = (i: number) => `<article class="message"><div class="message-cell message-cell--user"><section class="message-user"><h4 class="message-name"><a href="/members/m${i}">member${i}</a></h4>
