@@ -900,13 +900,16 @@ const MIN_PANE_POSTS = 3;
 const MAX_PANE_CHARS = 150;
 /** Least number of lines in a pane (a name and at least two profile lines). */
 const MIN_PANE_LINES = 3;
+/** A profile line of a poster pane: a short label, a colon, a value (`Posts: 98`, `Joined: Jan 2020`). */
+const PROFILE_LINE = /^[^:]{1,30}:\s*\S/;
 /** Tags a poster pane is written with (a table's head row or a list's first item is not one). */
 const PANE_TAGS = new Set(['div', 'aside', 'section', 'header']);
 
 /**
  * Removes the profile lines of per-post poster panes, keeping the poster's name: a post is an element
  * whose tag and class recur at least 3 times in `nodes` and that holds two element children, a short
- * box (≤ 150 characters, at least 3 lines, no paragraph) then the post's body, longer than the box;
+ * box (≤ 150 characters, at least 3 lines, no paragraph, one of them after the first a `Label: value`
+ * profile line) then the post's body, longer than the box;
  * when the boxes of every such post share tag and class, each is cut down to its first line (the name
  * above `Member / Registered: date / Posts: N`). Structure only: the same short box repeated once per
  * post with the same shape beside a longer body, whatever the board calls it. Panes are blocks (`div`,
@@ -946,6 +949,9 @@ export function dropPosterPanes(nodes: ParentNode[]): void {
       for (let only = box.children.filter(isTag); only.length === 1; only = box.children.filter(isTag)) box = only[0] as Element;
       const lines = box.children.filter((c) => isTag(c) && nonSpaceLength(c as AnyNode) > 0) as Element[];
       if (lines.length < MIN_PANE_LINES) continue;
+      // Profile lines read `Label: value` (Registered: 2024-01-27, Posts: 98); a pricing card's head
+      // (plan, price, "per month") beside its feature list has none and stays whole.
+      if (!lines.slice(1).some((line) => PROFILE_LINE.test(normalizeSpace(textOf(line as AnyNode))))) continue;
       for (const line of lines.slice(1)) detachNode(line as AnyNode);
     }
   }

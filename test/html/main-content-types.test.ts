@@ -339,6 +339,11 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('Registered:');
     expect(out).not.toContain('Posts: 10');
     expect(out).toContain('Values');
+    // A pricing card's head (plan, price, period) beside its feature list has no profile line: it stays.
+    const plan = (i: number) => `<div class="plan"><div class="plan-head"><h3>Plan ${i}</h3><span>$${10 * (i + 1)}</span><span>per month</span></div><ul><li>Up to ${i + 2} projects with unlimited collaborators</li><li>Daily backups kept for thirty days</li><li>Email support within one working day</li></ul></div>`;
+    const pricing = pageToMarkdown(`<body><header>${nav}</header><main><h1>Pricing</h1>${prose('Pricing', 1)}<div class="plans">${Array.from({ length: 3 }, (_, i) => plan(i)).join('')}</div>${prose('Pricing', 2)}</main></body>`);
+    expect(pricing).toContain('$30');
+    expect(pricing).toContain('per month');
   });
 
   test("a thread of short posts beside large poster panes is not a fragment: the panes go, the posts stay", () => {
