@@ -434,14 +434,25 @@ function dropRepeatedActionLinks(nodes: ParentNode[]): void {
   const likes = new Map<ParentNode, Map<string, number>>();
   for (const els of byLabel.values()) {
     if (els.length < MIN_REPEATED_CONTROLS || new Set(els.map((e) => e.attribs.href)).size < MIN_REPEATED_CONTROLS) continue;
-    const actions = els.filter((el) => standsAloneMemo(el, loose) && !isListOption(el, likes));
+    const actions = els.filter((el) => standsAlone(el, loose) && !isListOption(el, likes));
     if (actions.length < MIN_REPEATED_CONTROLS || new Set(actions.map((e) => e.attribs.href)).size < MIN_REPEATED_CONTROLS) continue;
     for (const el of actions) if (el.parent) detachNode(el);
   }
 }
 
-/** `standsAlone` with the loose-text scan of each parent done once. */
-function standsAloneMemo(el: Element, loose: Map<ParentNode, boolean>): boolean {
+/** Whether `el` is a button or named as one by its class. */
+function isControl(el: Element): boolean {
+  if (el.name === 'button') return true;
+  const c = el.attribs.class;
+  return !!c && (BUTTON_WORD.test(c) || BUTTON_PART.test(c));
+}
+
+/**
+ * Whether a control stands on its own: no toggle host above it, no loose text of a sentence beside it.
+ * `loose` keeps each parent's answer (has loose text) for callers that test many siblings: a page of
+ * thousands of sibling links then pays one scan of their parent, not one per link.
+ */
+function standsAlone(el: Element, loose = new Map<ParentNode, boolean>()): boolean {
   let p = el.parent;
   for (let i = 0; i < TOGGLE_HOST_LEVELS && p && isTag(p as AnyNode); i++, p = p.parent) if (TOGGLE_HOSTS.has((p as Element).name)) return false;
   const parent = el.parent;
@@ -452,23 +463,6 @@ function standsAloneMemo(el: Element, loose: Map<ParentNode, boolean>): boolean 
     loose.set(parent, hasText);
   }
   return !hasText;
-}
-
-/** Whether `el` is a button or named as one by its class. */
-function isControl(el: Element): boolean {
-  if (el.name === 'button') return true;
-  const c = el.attribs.class;
-  return !!c && (BUTTON_WORD.test(c) || BUTTON_PART.test(c));
-}
-
-/** Whether a control stands on its own: no toggle host above it, no loose text of a sentence beside it. */
-function standsAlone(el: Element): boolean {
-  let p = el.parent;
-  for (let i = 0; i < TOGGLE_HOST_LEVELS && p && isTag(p as AnyNode); i++, p = p.parent) if (TOGGLE_HOSTS.has((p as Element).name)) return false;
-  const parent = el.parent;
-  if (!parent) return false;
-  for (const c of parent.children) if (c !== el && c.type === 'text' && (c as Text).data.trim()) return false;
-  return true;
 }
 
 /** Words per shingle when comparing a quote with the text before it. */
