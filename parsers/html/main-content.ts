@@ -124,10 +124,11 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   // (an item grid, whose slogan or banner above is not the content); a declared body is evidence enough.
   // Poster panes the cleaning dropped (`message-user`, hints.ts) count as the region's here: a thread
   // of short posts beside large profile boxes is not a fragment of its page.
-  if (!declared && mainLen < (safeLen - teaserLenOutside(region, listings, stats)) * MIN_SHARE_OF_SAFE) {
+  const least = declared ? 0 : (safeLen - teaserLenOutside(region, listings, stats)) * MIN_SHARE_OF_SAFE;
+  if (mainLen < least) {
     const notPanes = cleaned.filter((r) => !namesPosterPane(r.el));
     const withPanes = notPanes.length === cleaned.length ? mainLen : region.reduce((n, el) => n + (el.parent ? lenAfterRemoval(el, stats, notPanes) : 0), 0);
-    if (withPanes < (safeLen - teaserLenOutside(region, listings, stats)) * MIN_SHARE_OF_SAFE) return undefined;
+    if (withPanes < least) return undefined;
   }
 
   const kept = region.filter((el) => el.parent);
