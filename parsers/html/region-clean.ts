@@ -78,7 +78,7 @@ function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element,
   }
   if (s.headings > 0 && ld < 0.5) return false;
   if (s.img > 1 && s.p / s.img < 0.5 && s.len < 200 && el.name !== 'figure' && !holdsProse(el, stats)) return true;
-  if (weight < 25 && ld > 0.33 && s.len < 800 && !(ld < MAX_CARD_LINK_DENSITY && isGridItem(el, stats, regionLen))) return true;
+  if (weight < 25 && ld > 0.33 && s.len < 800 && !(ld < MAX_CARD_LINK_DENSITY ? isGridItem(el, stats, regionLen) : isLinkedCardGridItem(el, stats, regionLen))) return true;
   if (weight >= 25 && ld > 0.5) return true;
   return false;
 }
@@ -121,6 +121,44 @@ function isGridItem(el: Element, stats: StatsMap, regionLen: number): boolean {
     len += stats.get(c)?.len ?? 0;
   }
   return n >= MIN_GRID_ITEMS && len >= regionLen * MIN_GRID_SHARE;
+}
+
+/** A card wrapped in its link holds at least this much text (characters): a name, not a menu label. */
+const MIN_LINKED_CARD_CHARS = 25;
+
+/** Per parent and item key (tag and class), whether those items are all cards wrapped in one link each. */
+const linkedCardMemo = new WeakMap<ParentNode, Map<string, boolean>>();
+
+/**
+ * Whether `el` is one item of a grid whose items are links whole (`div.item > a > div.details`: a
+ * product name with its specs): a grid item (`isGridItem`) each of whose like siblings holds at least
+ * MIN_LINKED_CARD_CHARS of text and links to one target only (a picture link and a title link to the
+ * same page count once). A menu's or footer's columns link to many pages each; a menu's items are
+ * short labels. Memoized per parent and key (a grid's items share the answer).
+ */
+function isLinkedCardGridItem(el: Element, stats: StatsMap, regionLen: number): boolean {
+  const parent = el.parent;
+  if (!parent) return false;
+  const key = `${el.name}.${el.attribs.class ?? ''}`;
+  let byKey = linkedCardMemo.get(parent);
+  const known = byKey?.get(key);
+  if (known !== undefined) return known;
+  let ok = isGridItem(el, stats, regionLen);
+  for (const c of parent.children) {
+    if (!ok) break;
+    if (!isTag(c) || c.name !== el.name || (c.attribs.class ?? '') !== (el.attribs.class ?? '')) continue;
+    ok = (stats.get(c)?.len ?? 0) >= MIN_LINKED_CARD_CHARS && linkTargets(c) <= 1;
+  }
+  if (!byKey) linkedCardMemo.set(parent, (byKey = new Map()));
+  byKey.set(key, ok);
+  return ok;
+}
+
+/** Number of distinct link targets (`href` values) under `el`. */
+function linkTargets(el: Element): number {
+  const hrefs = new Set<string>();
+  for (const d of elements(el)) if (d.name === 'a') hrefs.add(d.attribs.href ?? '');
+  return hrefs.size;
 }
 
 const PROMO_LEAD = /^(read more|related|see also|also read|read also|more|read|watch|listen|recommended|don't miss|do not miss|must read|further reading|more on this( story)?)\s*[:|–—-]?$/i;

@@ -136,6 +136,17 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('€403');
   });
 
+  test('a grid of items wrapped whole in one link each (a model and its specs) is kept; columns of many links are not', () => {
+    const item = (i: number) => `<div class="item"><a href="/buy/laptop-${i}"><div class="details">Laptop ${i}, 14-inch, 8-core CPU, ${8 + i}GB memory, 512GB storage</div></a></div>`;
+    const col = (i: number) => `<div class="col"><div class="links"><a href="/help/${i}/a">Shipping and delivery times</a> <a href="/help/${i}/b">Returns and refunds policy</a> <a href="/help/${i}/c">Order tracking service</a></div></div>`;
+    const html = `<body>${nav}<main><h1>Buy a laptop</h1>${prose('Laptop', 1)}${prose('Laptop', 2)}<div class="choices">${Array.from({ length: 6 }, (_, i) => item(i)).join('')}</div><div class="more">${Array.from({ length: 3 }, (_, i) => col(i)).join('')}</div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Laptop paragraph 2');
+    expect(out).toContain('Laptop 0, 14-inch, 8-core CPU, 8GB memory');
+    expect(out).toContain('Laptop 5, 14-inch');
+    expect(out).not.toContain('Returns and refunds policy');
+  });
+
   test('a short intro above a list of link rows is not the content on its own: the list is kept', () => {
     const row = (i: number) => `<tr><td>${i}.</td><td><a href="/job/${i}">Company ${i} is hiring engineers for its platform team</a> (<a href="/from/${i}">company${i}.example</a>)</td></tr><tr><td></td><td><span>${i + 1} days ago</span></td></tr>`;
     const html = `<body><table><tr><td>${nav}</td></tr><tr><td><p>These are the open positions at the companies we fund. See more on the jobs page.</p></td></tr>
