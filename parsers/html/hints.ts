@@ -53,6 +53,9 @@ const USER_WORDS = new Set(['user', 'users', 'member', 'members', 'poster', 'pro
 /** Chrome words only as the head word: `search-form` is chrome, `search-results` is a listing's content. */
 const HEAD_ONLY_CHROME = new Set(['search']);
 
+/** Modifiers after a head-only chrome word that make it name results (`search-grid`, `search-list`), not a control. */
+const RESULT_MODIFIERS = new Set(['grid', 'list', 'items', 'item']);
+
 /** Meta words only as the head word of a class name (not in ids: `classifyId`): `message-user` is a poster's pane, `user-review` is content. */
 const HEAD_ONLY_META = new Set(['user']);
 
@@ -199,6 +202,8 @@ function classifyId(id: string): Kind {
 /** The kind of a name from its tokens, its head word and whether any token is a chrome word. */
 function classifyWords(tokens: string[], head: string, anyChrome: boolean): Kind {
   if (tokens.some((t) => JUNK.has(t))) return 'junk';
+  // `search-grid`, `c-search-list`: the results of a search, not its box.
+  if (HEAD_ONLY_CHROME.has(head) && tokens.slice(tokens.lastIndexOf(head) + 1).some((t) => RESULT_MODIFIERS.has(t))) return anyChrome ? 'chrome' : undefined;
   if (CHROME.has(head)) return HEADERISH.has(head) && tokens.some((t) => ARTICLEISH.has(t)) ? 'meta' : 'chrome';
   if (META.has(head)) return 'meta';
   if (POSITIVE.has(head) && !anyChrome) return 'positive';

@@ -127,6 +127,18 @@ describe('onlyMainContent beyond articles', () => {
     expect(classifyName('cookie-banner')).toBe('junk');
   });
 
+  test('a head-only chrome word followed by a list word names results: search-grid is content, search-box is not', () => {
+    expect(classifyName('c-search-grid')).toBeUndefined();
+    expect(classifyName('search-list')).toBeUndefined();
+    expect(classifyName('search-box')).toBe('chrome');
+    expect(classifyName('search-wrapper')).toBe('chrome');
+    const card = (i: number) => `<li class="c-search-grid__item"><a href="/dress/${i}">Linen midi dress ${i}</a><span>$${60 + i}</span></li>`;
+    const html = `<body>${nav}<main><h1>Casual dresses</h1><ul class="c-search-grid">${Array.from({ length: 12 }, (_, i) => card(i)).join('')}</ul><div class="c-search-box"><a href="/s">Search</a></div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Linen midi dress 11');
+    expect(out).toContain('$71');
+  });
+
   test('product cards with a button are not forms', () => {
     const card = (i: number) => `<div class="card"><h3>Walnut desk model ${i}</h3><p>Solid walnut top, steel frame, ${100 + i} cm wide; made to order in four weeks.</p><span>€${400 + i}</span><button>Add to cart</button></div>`;
     const html = `<body><header>${nav}</header><div class="page"><h1>Desks</h1><div class="about">${prose('Desks', 1)}${prose('Desks', 2)}</div><div class="grid">${Array.from({ length: 4 }, (_, i) => card(i)).join('')}</div></div></body>`;
