@@ -132,9 +132,17 @@ type Kind = 'junk' | 'chrome' | 'meta' | 'positive' | 'soft' | undefined;
  * (`accordion-item__dropdown`, `accordion-inner text-links`: the answers of an FAQ accordion; a menu
  * of links is link-dense and still pruned): a name whose only boilerplate words are these is `soft`,
  * chrome except for blocks of prose (prune.ts). `menu` is left out: on the WCXB split it also names
- * a shop's promotional media sections that the ground truths leave out.
+ * a shop's promotional media sections that the ground truths leave out. `banner` joins them inside a
+ * name that holds one of them (SOFT_WITH).
  */
-const SOFT = new Set(['cta', 'promo', 'promos', 'promotion', 'secondary', 'dropdown', 'links']);
+const SOFT = new Set(['cta', 'promo', 'promos', 'promotion', 'promotional', 'secondary', 'dropdown', 'links']);
+
+/**
+ * Chrome words that describe a block's look, soft when the same name holds a soft word: a `cta` or
+ * `promo` banner (`cmp-cta__banner`, `promotional-banner`) is a call to action, whose prose sections
+ * are the page's (a banner alone stays chrome: heroes and site banners).
+ */
+const SOFT_WITH = new Set(['banner']);
 
 /** classifyName results by name: class names repeat across a page and across a site's pages. */
 const kinds = new Map<string, Kind | null>();
@@ -170,7 +178,8 @@ function classify(name: string): Kind {
   const anyChrome = tokens.some((t) => (CHROME.has(t) && !HEAD_ONLY_CHROME.has(t)) || isChromeCompound(t));
   const kind = classifyWords(tokens, head, anyChrome);
   if (kind !== 'junk' && kind !== 'chrome') return kind;
-  return tokens.every((t) => SOFT.has(t) || !(JUNK.has(t) || CHROME.has(t) || isChromeCompound(t))) ? 'soft' : kind;
+  const withSoft = tokens.some((t) => SOFT.has(t));
+  return tokens.every((t) => SOFT.has(t) || (withSoft && SOFT_WITH.has(t)) || !(JUNK.has(t) || CHROME.has(t) || isChromeCompound(t))) ? 'soft' : kind;
 }
 
 /** The last token that is not a modifier (`wrapper`, `inner` ...), else the last token. */
@@ -431,10 +440,12 @@ export function isJunkPhrase(text: string): boolean {
 
 /**
  * Headings that label a block of other pages' teasers: recommendations, "also viewed", related and
- * recently viewed items (product pages and articles end with several such carousels).
+ * recently viewed items (product pages and articles end with several such carousels). "Related" with
+ * any one or two words after it (Related insights, Related offerings, Related blog posts) labels such a
+ * block; "Related to ..." titles a section about a subject.
  */
 const RECOMMENDATION_HEADINGS =
-  /^((people|customers|shoppers|others|users) (who )?(also )?(viewed|bought|purchased|searched|liked|watched)\b.*|customers also\b.*|you (may|might|will|could) (also )?(like|love|enjoy|be interested in)\b.*|related( (products|items|articles|posts|stories|content|searches|videos|listings|guides|reading|topics|threads))?|similar (items|products|listings|posts|articles|threads|properties)\b.*|(recently|previously) viewed\b.*|recommended( for you| products| items| articles| reading)?|explore related\b.*|more (like|from) this\b.*|(frequently|often) bought together|sponsored (items|products|links)\b.*|(more|other) (products|items) (you|from)\b.*|complete the look|shop the look|trending (now|products|items)?|popular (products|items|posts|articles)|(top|best) sellers)$/i;
+  /^((people|customers|shoppers|others|users) (who )?(also )?(viewed|bought|purchased|searched|liked|watched)\b.*|customers also\b.*|you (may|might|will|could) (also )?(like|love|enjoy|be interested in)\b.*|related( (?!to\b)[\w-]+( [\w-]+)?)?|similar (items|products|listings|posts|articles|threads|properties)\b.*|(recently|previously) viewed\b.*|recommended( for you| products| items| articles| reading)?|explore related\b.*|more (like|from) this\b.*|(frequently|often) bought together|sponsored (items|products|links)\b.*|(more|other) (products|items) (you|from)\b.*|complete the look|shop the look|trending (now|products|items)?|popular (products|items|posts|articles)|(top|best) sellers)$/i;
 
 /** Whether a heading's text labels a block of recommendations ("You may also like", "Similar items"). */
 export function isRecommendationHeading(text: string): boolean {

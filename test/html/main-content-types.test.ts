@@ -189,6 +189,16 @@ describe('onlyMainContent beyond articles', () => {
     expect(titled).toContain('Category paragraph 1');
   });
 
+  test('a block under "Related <anything>" (Related insights, Related offerings) is not content; "Related to ..." is', () => {
+    const card = (i: number) => `<div class="tile"><h3>Outlook report ${i}</h3><p>Trends redefining the function this year, from new tools to skills-based hiring, in ${i} short chapters.</p></div>`;
+    const page = (heading: string) => `<body><header>${nav}</header><main><h1>Advisory</h1>${Array.from({ length: 12 }, (_, i) => prose('Advisory', i)).join('')}
+      <section class="band"><h2>${heading}</h2><div class="tiles">${Array.from({ length: 3 }, (_, i) => card(i)).join('')}</div></section></main></body>`;
+    const out = pageToMarkdown(page('Related insights'));
+    expect(out).toContain('Advisory paragraph 11');
+    expect(out).not.toContain('Outlook report 1');
+    expect(pageToMarkdown(page('Related to payroll'))).toContain('Outlook report 1');
+  });
+
   test('a consent dialog holding most of the page text is still not content', () => {
     const purpose = (i: number) => `<section><h4>Purpose ${i}</h4><p>Information about your activity on this service, such as forms you submit and content you look at, can be stored and combined with other information to build a profile ${i}.</p></section>`;
     const html = `<body><div class="thread"><h1>Showcase discussion</h1><p>First post: the stream starts in one hour, and the video goes up on the channel right after it ends.</p><p>Second post: I am ready.</p></div>
@@ -498,6 +508,19 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('Spring offer');
     expect(classifyName('cmp-promo__content')).toBe('soft');
     expect(classifyName('promo-share-bar')).toBe('junk');
+  });
+  test('a call-to-action banner (cta and banner in one name) of prose is content; a short one is pruned', () => {
+    const para = (n: number) => `<p>Enterprises move to platforms that need no procuring, installing, patching or backing up, part ${n}, with minimal upfront cost and the latest features.</p>`;
+    const banner = `<div class="cta cmp-cta__banner--bg-teal"><h3>Platforms that support better intelligence</h3>${para(1)}${para(2)}</div>`;
+    const short = '<div class="cmp-cta__banner"><h3>Talk to us</h3><p>Get in touch today.</p></div>';
+    const html = `<body>${nav}<div class="page"><h1>Data platforms</h1>${Array.from({ length: 10 }, (_, i) => prose('Platform', i)).join('')}${banner}${prose('Platform', 10)}${short}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Platform paragraph 10');
+    expect(out).toContain('part 2, with minimal upfront cost');
+    expect(out).not.toContain('Get in touch today');
+    expect(classifyName('cmp-cta__banner')).toBe('soft');
+    expect(classifyName('promotional-banner')).toBe('soft');
+    expect(classifyName('hero-banner')).toBe('chrome');
   });
   test('a section rendered once per screen size (copies hidden by CSS) comes out once', () => {
     const hero = '<h2>Plan together</h2><p>Boards, docs and timelines in one place, so the whole team sees the same plan and nobody works from an old copy.</p>';
