@@ -29,11 +29,15 @@ const JUNK = new Set([
   'donate', 'donation', 'print', 'feedback', 'rating', 'login', 'signin', 'signature', 'signatures',
 ]);
 
+/**
+ * Chrome words. Not `hero`: a hero section is the page's own opening (a category's title and intro,
+ * a landing page's offers and its tagline), which the WCXB ground truths keep.
+ */
 const CHROME = new Set([
   'nav', 'navbar', 'navigation', 'menu', 'menus', 'megamenu', 'masthead', 'header', 'footer', 'sidebar',
   'sidenav', 'aside', 'rail', 'topbar', 'bottombar', 'toc', 'tableofcontents', 'drawer', 'offcanvas',
   'dropdown', 'nocontent', 'colophon', 'copyright', 'legal', 'disclaimer', 'hamburger', 'search', 'searchbox',
-  'searchform', 'logo', 'branding', 'sitemap', 'links', 'more', 'extra', 'secondary', 'banner', 'hero',
+  'searchform', 'logo', 'branding', 'sitemap', 'links', 'more', 'extra', 'secondary', 'banner',
 ]);
 
 const META = new Set([
@@ -70,7 +74,7 @@ const MODIFIERS = new Set([
 const STATE_PREFIX = new Set(['has', 'with', 'without', 'no', 'is', 'show', 'hide', 'js', 'u', 'l', 'layout', 'theme', 'template', 'page']);
 
 const ARTICLEISH = new Set(['article', 'post', 'entry', 'story', 'articlebody', 'hentry', 'content', 'body']);
-const HEADERISH = new Set(['header', 'hero', 'banner', 'title', 'heading', 'headline']);
+const HEADERISH = new Set(['header', 'banner', 'title', 'heading', 'headline']);
 
 /** Compound class words we treat as one token. */
 const JOINED = /^(sr-only|visually-hidden|screen-reader|skip-link|read-next|up-next|most-read|most-popular|ad-slot|ad-unit|sign-up|table-of-contents|no-content|article-body|story-body|post-body|rich-text|entry-content)/;

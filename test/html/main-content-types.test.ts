@@ -139,6 +139,14 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('$71');
   });
 
+  test("a hero section (a category's title and intro above its grid) is the page's own opening, not chrome", () => {
+    const card = (i: number) => `<div class="card"><h3><a href="/lamp/${i}">Brass desk lamp ${i}</a></h3><p>Hand-finished brass, linen shade, ${30 + i} cm tall.</p><span>€${90 + i}</span></div>`;
+    const html = `<body><header>${nav}</header><main><div class="collection-hero"><h1>Desk lamps</h1><p>Warm light for long evenings: every lamp is turned and finished by hand in our workshop.</p></div><div class="grid">${Array.from({ length: 8 }, (_, i) => card(i)).join('')}</div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Warm light for long evenings');
+    expect(out).toContain('Brass desk lamp 7');
+  });
+
   test('product cards with a button are not forms', () => {
     const card = (i: number) => `<div class="card"><h3>Walnut desk model ${i}</h3><p>Solid walnut top, steel frame, ${100 + i} cm wide; made to order in four weeks.</p><span>€${400 + i}</span><button>Add to cart</button></div>`;
     const html = `<body><header>${nav}</header><div class="page"><h1>Desks</h1><div class="about">${prose('Desks', 1)}${prose('Desks', 2)}</div><div class="grid">${Array.from({ length: 4 }, (_, i) => card(i)).join('')}</div></div></body>`;
