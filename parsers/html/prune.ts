@@ -18,6 +18,11 @@ const HINT_EXEMPT = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'pre', 'bl
  * outside links (a share bar); with more (a product card: name, details, price) it is content.
  */
 const MAX_CONTROL_TEXT = 40;
+/**
+ * A `form method=post` holding less text than this (characters) is a reply box, an answer box or a
+ * sign-in, not content; a page wrapped whole in one form (ASP.NET) holds far more.
+ */
+const MAX_POST_FORM_TEXT = 400;
 
 /** Largest share of the page text a hinted element may hold and still be pruned before scoring. */
 const MAX_PRUNE_SHARE = 0.3;
@@ -88,6 +93,9 @@ export function boilerplateReason(el: Element, stats: StatsMap, total: number, s
   if (h.junk && share < 0.1 && !containsContentLandmark(el)) return 'junk';
   if (h.meta && !h.positive && s && s.len < 300 && s.headings === 0) return 'meta';
   if (s && s.input > 0 && (el.name === 'form' || s.len - s.link <= MAX_CONTROL_TEXT) && s.len < 400 && s.input > Math.floor(s.p / 3) && s.pre === 0 && s.table === 0 && s.headings <= 1) return 'form';
+  // A short form that posts (a reply or answer box, a sign-in): its fields are gone with the basic
+  // cleanup, its remaining text is the box's chrome ("Your Answer", "By clicking Post Your Answer ...").
+  if (el.name === 'form' && s && s.len < MAX_POST_FORM_TEXT && s.pre === 0 && s.table === 0 && el.attribs.method?.toLowerCase() === 'post') return 'form';
   if (el.name === 'button') return 'button';
   if (el.name === 'img' && isIcon(el)) return 'icon';
   if (s && s.len <= 60 && s.img === 0 && s.pre === 0 && s.table === 0 && !HEADING_TAGS.has(el.name) && standalone(el, s.len, stats)) {

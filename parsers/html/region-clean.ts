@@ -383,13 +383,15 @@ const TOGGLE_HOSTS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'th', 'td', 's
 const TOGGLE_HOST_LEVELS = 3;
 
 /**
- * Removes the action controls repeated on every item of a grid: a `button`, or an element whose class
- * names a button, of at most MAX_CONTROL_CHARS characters, standing on its own (not a word of a
- * sentence, not inside a heading, table cell, summary or label, where a button toggles content), whose
- * label (white space collapsed, case ignored) recurs on at least MIN_REPEATED_CONTROLS such controls
- * under `nodes` ("Add to cart", "Quick view", "Compare", "Mark as watched" on each card). Controls
- * with labels of their own (a variant picker's sizes, "Shop men's at ...") stay. Runs on the chosen
- * region and on the safe cleanup's page, after the region was chosen, so it never moves the region.
+ * Removes the action controls repeated on every item of a grid: a `button`, a `role=button`, a link
+ * without a target (a script's toggle), or an element whose class names a button, of at most
+ * MAX_CONTROL_CHARS characters, standing on its own (not a word of a sentence, not inside a heading,
+ * table cell, summary or label, where a button toggles content), whose label (white space collapsed,
+ * case ignored) recurs on at least MIN_REPEATED_CONTROLS such controls under `nodes` ("Add to cart",
+ * "Quick view", "Compare", "Mark as watched" on each card; "Click to expand..." under each quote of a
+ * thread). Controls with labels of their own (a variant picker's sizes, "Shop men's at ...") stay.
+ * Runs on the chosen region and on the safe cleanup's page, after the region was chosen, so it never
+ * moves the region.
  */
 export function dropRepeatedControls(nodes: ParentNode[]): void {
   const found: { el: Element; label: string }[] = [];
@@ -478,9 +480,12 @@ function dropRepeatedActionLinks(nodes: ParentNode[]): void {
   }
 }
 
-/** Whether `el` is a button or named as one by its class. */
+/** Whether `el` is a button: a `button`, a `role=button`, a link without a target, or named as one by its class. */
 function isControl(el: Element): boolean {
   if (el.name === 'button') return true;
+  // A script's toggle: a link to nowhere ("Click to expand..." under every quote of a thread), or
+  // anything the page marks as a button.
+  if (el.attribs.role === 'button' || (el.name === 'a' && el.attribs.href === undefined)) return true;
   const c = el.attribs.class;
   return !!c && (BUTTON_WORD.test(c) || BUTTON_PART.test(c));
 }

@@ -174,7 +174,10 @@ export function expandRegion(root: ParentNode, region: Element[], stats: StatsMa
     const s = stats.get(a);
     if (!s) break;
     const extra = s.len - len;
-    if (extra >= MIN_JUDGED_EXTRA && ((s.link - link) / extra > MAX_EXPAND_LINK_DENSITY || listedLen(a, out, listings, stats) > extra / 2)) break;
+    // Inside one post of a thread, the little the post's wrapper adds (its poster's name, a
+    // permalink: link text) is the post's own chrome, not navigation around the content.
+    const postChrome = extra < MAX_ITEM_CHROME && inRepeatedItem(a);
+    if (!postChrome && extra >= MIN_JUDGED_EXTRA && ((s.link - link) / extra > MAX_EXPAND_LINK_DENSITY || listedLen(a, out, listings, stats) > extra / 2)) break;
     out = [a];
     len = s.len;
     link = s.link;
@@ -182,6 +185,33 @@ export function expandRegion(root: ParentNode, region: Element[], stats: StatsMa
   }
   if (out[0]?.parent === root) return widenAtRoot(root, out, regionLen, stats, listings) ?? best;
   return best;
+}
+
+/**
+ * An ancestor inside a repeated item (a post of a thread) adding less text than this (characters) is
+ * passed through unjudged, links or not: the poster's name and permalink beside the post's body.
+ */
+const MAX_ITEM_CHROME = 100;
+/** Levels from an ancestor up to the repeated item (a post of a thread) holding it. */
+const ITEM_LEVELS = 2;
+/** Least number of like siblings (same tag and class, the item included) of a repeated item. */
+const MIN_LIKE_ITEMS = 3;
+
+/**
+ * Whether `el`, or one of its ITEM_LEVELS nearest ancestors, is one of at least MIN_LIKE_ITEMS
+ * siblings of the same tag and class: one post of a thread, one card of a list.
+ */
+function inRepeatedItem(el: Element): boolean {
+  let cur: Element = el;
+  for (let i = 0; i <= ITEM_LEVELS; i++) {
+    const p = cur.parent;
+    if (!p || !isTag(p)) return false;
+    const cls = cur.attribs.class ?? '';
+    let like = 0;
+    for (const c of p.children) if (isTag(c) && c.name === cur.name && (c.attribs.class ?? '') === cls && ++like >= MIN_LIKE_ITEMS) return true;
+    cur = p;
+  }
+  return false;
 }
 
 /**

@@ -732,6 +732,47 @@ describe('onlyMainContent beyond articles', () => {
     const wrapped = `<body><footer><div class="story">${Array.from({ length: 4 }, (_, i) => prose('Footer', i)).join('')}${links(3)}</div></footer></body>`;
     expect(pageToMarkdown(wrapped)).toContain('Footer paragraph 2');
   });
+  test("a thread of short posts beside poster panes widens past each post's pane to the whole thread", () => {
+    const pane = (i: number) => `<div class="message-cell message-cell--user"><section class="message-user"><h4 class="message-name"><a href="/members/poster${i}.${i}/">poster${i}</a></h4><div class="banner">Member</div><a href="/location?l=${i}">Springfield Town Centre ${i}</a></section></div>`;
+    const body = (text: string) => `<div class="message-cell message-cell--main"><div class="message-content"><article class="message-body"><div class="bbWrapper">${text}</div></article></div></div>`;
+    const first = `<article class="message message--post"><div class="message-inner">${pane(0)}${body('You and your friends are sent on a long journey across the world to stop a terrible monster before it ends everything. What do you take with you, who leads the way, and how do you keep everyone going when the road gets hard? Describe your party, its strengths and its weaknesses, and be honest about who would give up first.')}</div></article>`;
+    const reply = (i: number) => `<article class="message message--post"><div class="message-inner">${pane(i)}${body(`Reply ${i}: we would argue about the map for an hour and then walk the wrong way.`)}</div></article>`;
+    const html = `<body>${nav}<div class="block-body">${first}${Array.from({ length: 5 }, (_, i) => reply(i + 1)).join('')}</div><footer><a href="/">Home</a></footer></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('sent on a long journey');
+    expect(out).toContain('Reply 1: we would argue');
+    expect(out).toContain('Reply 5: we would argue');
+    // The posts are the region (whose poster panes are cut), not the safe cleanup's whole page.
+    expect(out).not.toContain('Springfield Town Centre');
+    expect(out).not.toContain('Menu 3');
+  });
+  test('a script toggle repeated under every quote (a link without a target: Click to expand...) is dropped; the quotes stay', () => {
+    const said = ['The wind turned north on Monday and the ferry stayed in port.', 'Fog lay on the bay until noon, thick as wool, every single day.', 'We walked the dunes at low water and found the old wreck again.', 'Hail in June, of all months, and the gulls sat it out on the roofs.'];
+    const quote = (i: number) => `<blockquote class="bbCodeBlock"><div class="bbCodeBlock-content">${said[i]}</div><div class="bbCodeBlock-expandLink"><a role="button" tabindex="0">Click to expand...</a></div><div class="bbCodeBlock-shrinkLink"><a>Click to shrink...</a></div></blockquote>`;
+    const post = (i: number) => `<div class="post"><div class="body">${quote(i)}<p>Reply ${i}: the tide tables were wrong that week, the harbour office said so later on its site.</p></div></div>`;
+    const html = `<body>${nav}<div class="thread"><h1>Coastal weather</h1>${Array.from({ length: 4 }, (_, i) => post(i)).join('')}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Hail in June');
+    expect(out).toContain('Reply 3: the tide tables');
+    expect(out).not.toContain('Click to expand');
+    expect(out).not.toContain('Click to shrink');
+  });
+  test("a post's reaction count (likes-named: 79 Likes) is dropped with the post's other meta", () => {
+    const post = (i: number) => `<div class="topic-body"><div class="post"><p>Post ${i}: valuation is a judgement call, and the growth rate matters more than the ratio you start from.</p></div><span class="post-likes">${10 + i} Likes</span></div>`;
+    const html = `<body>${nav}<div id="main-outlet"><h1>How do you value a company?</h1>${Array.from({ length: 4 }, (_, i) => post(i)).join('')}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Post 3: valuation is a judgement call');
+    expect(out).not.toContain('Likes');
+  });
+  test('a short form that posts (an answer box) is not content; the answers above it are', () => {
+    const answer = (i: number) => `<div class="answer"><p>Answer ${i}: cook the rice a day ahead, cool it fast on trays, and reheat it in covered pans in the oven.</p></div>`;
+    const form = `<form id="post-form" method="post" action="/questions/1/answer"><h2>Your Answer</h2><div class="editor"></div><div class="help"><p>Thanks for contributing an answer.</p><p>Please be sure to answer the question.</p><p>Provide details and share your research.</p></div><div class="form-submit"><button type="submit">Post Your Answer</button><p>By clicking Post Your Answer, you agree to our terms of service.</p></div></form>`;
+    const html = `<body>${nav}<div id="mainbar"><h1>Catering for sixty people</h1><div class="question"><p>How should I plan the rice for a party of sixty guests when I have only one home kitchen and two ovens?</p></div><div id="answers">${Array.from({ length: 3 }, (_, i) => answer(i)).join('')}${form}</div></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Answer 2: cook the rice');
+    expect(out).not.toContain('Your Answer');
+    expect(out).not.toContain('you agree to our terms');
+  });
   test('skip links (Skip to content, Go to Footer: links to a place on the page) are dropped inside the content too; a link that merely starts the same way stays', () => {
     const html = `<body><main id="main"><h1>Kettle</h1><div class="intro">Our best-selling kettle, in brushed steel and glass, boils a full litre in under three minutes and switches itself off when the water is ready. <a href="#content">Skip to content</a> <a href="#footer">Go to Footer</a></div>${Array.from({ length: 3 }, (_, i) => prose('Kettle', i)).join('')}<p>Read the manual, then <a href="/guide">go to the setup guide</a> for the first boil.</p></main></body>`;
     const out = pageToMarkdown(html);
