@@ -88,7 +88,8 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
 
   const stats = computeStats(root);
   const total = rootLen(root, stats);
-  const safeLen = total - boilerplateLen(root, stats, total, true);
+  const safeDropped = new Set<Element>();
+  const safeLen = total - boilerplateLen(root, stats, total, true, safeDropped);
   const tap = regionTap.current;
   const tapState = tap?.before(root, stats);
   updateAfterRemoval(stats, root, pruneBoilerplate(root, stats, false, opts.product));
@@ -114,6 +115,11 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
     const thread = region.length === 1 && isAncestor(region[0], declared) && (stats.get(declared)?.len ?? 0) < len * DECLARED_MAJORITY;
     if (!thread) region = [declared];
   }
+  // A region inside a block the safe cleanup's measure drops (on the whole page, dialogs included) is
+  // chrome the scoring favoured: a page header's promo lines, kept by the prune because next to the page
+  // net of its consent dialog the header looked like most of the text. The safe cleanup's page is the
+  // better answer (the item grid below the header is the content).
+  if (!declared && region.some((el) => insideAny(el, safeDropped))) return undefined;
   const regionLen = region.reduce((n, el) => n + (stats.get(el)?.len ?? 0), 0);
   const cleaned = cleanConditionally(region, stats, scores, regionLen);
   const mainLen = region.reduce((n, el) => n + (el.parent ? lenAfterRemoval(el, stats, cleaned) : 0), 0);
@@ -244,14 +250,16 @@ function rootLen(root: ParentNode, stats: StatsMap): number {
 }
 
 /** Text length the (safe) prune would remove, without removing anything. */
-function boilerplateLen(root: ParentNode, stats: StatsMap, total: number, safeOnly: boolean): number {
+function boilerplateLen(root: ParentNode, stats: StatsMap, total: number, safeOnly: boolean, dropped?: Set<Element>): number {
   let removed = 0;
   const stack = [...root.children];
   while (stack.length) {
     const n = stack.pop()!;
     if (!isTag(n)) continue;
-    if (boilerplateReason(n, stats, total, safeOnly)) removed += stats.get(n)?.len ?? 0;
-    else if (descendable(n)) for (const k of n.children) stack.push(k);
+    if (boilerplateReason(n, stats, total, safeOnly)) {
+      removed += stats.get(n)?.len ?? 0;
+      dropped?.add(n);
+    } else if (descendable(n)) for (const k of n.children) stack.push(k);
   }
   return removed;
 }
@@ -295,6 +303,13 @@ function lenAfterRemoval(top: Element, stats: StatsMap, removed: { el: Element; 
     if (under && outermost) len -= stats.get(el)?.len ?? 0;
   }
   return len;
+}
+
+/** Whether `el` or one of its ancestors is in `set`. */
+function insideAny(el: Element, set: ReadonlySet<Element>): boolean {
+  if (!set.size) return false;
+  for (let p: ParentNode | null = el; p; p = p.parent) if (set.has(p as Element)) return true;
+  return false;
 }
 
 function isInside(el: Element, nodes: AnyNode[]): boolean {

@@ -801,4 +801,13 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('Skip to content');
     expect(out).toContain('go to the setup guide');
   });
+
+  test('a region inside a block the safe cleanup drops (a page header beside a large dialog) gives way to the safe cleanup', () => {
+    const consent = `<div role="dialog" class="consent"><p>${'We and our partners use cookies and similar technologies to store and access information on your device, to measure audiences and to personalise content. '.repeat(12)}</p></div>`;
+    const header = `<header class="site-header"><div class="bar"><p>Free delivery on every order above fifty dollars, and returns are free for thirty days after purchase, at every store and online, for all members of our club.</p><p>Members save ten percent on every battery and charger this month, in every store and on the online shop.</p></div><ul>${['Mowers', 'Trimmers', 'Blowers', 'Chainsaws'].map((w) => `<li><a href="/${w}">${w}</a></li>`).join('')}</ul></header>`;
+    const grid = `<div class="products">${['KR800 Quiet autonomous', 'KR161 Compact robot', 'KR172 Large robot'].map((w, i) => `<div class="card"><a href="/p${i}">${w} $ 1,99${i}.00</a></div>`).join('')}</div>`;
+    const out = pageToMarkdown(`<body>${consent}${header}${grid}</body>`);
+    expect(out).toContain('KR161 Compact robot');
+    expect(out).not.toContain('We and our partners use cookies');
+  });
 });
