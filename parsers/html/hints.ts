@@ -29,11 +29,15 @@ const JUNK = new Set([
   'donate', 'donation', 'print', 'feedback', 'rating', 'login', 'signin', 'signature', 'signatures',
 ]);
 
+/**
+ * Chrome words. Not `hero`: a hero section is the page's own opening (a category's title and intro,
+ * a landing page's offers and its tagline), which the WCXB ground truths keep.
+ */
 const CHROME = new Set([
   'nav', 'navbar', 'navigation', 'menu', 'menus', 'megamenu', 'masthead', 'header', 'footer', 'sidebar',
   'sidenav', 'aside', 'rail', 'topbar', 'bottombar', 'toc', 'tableofcontents', 'drawer', 'offcanvas',
   'dropdown', 'nocontent', 'colophon', 'copyright', 'legal', 'disclaimer', 'hamburger', 'search', 'searchbox',
-  'searchform', 'logo', 'branding', 'sitemap', 'links', 'more', 'extra', 'secondary', 'banner', 'hero',
+  'searchform', 'logo', 'branding', 'sitemap', 'links', 'more', 'extra', 'secondary', 'banner',
 ]);
 
 const META = new Set([
@@ -55,6 +59,9 @@ const USER_WORDS = new Set(['user', 'users', 'member', 'members', 'poster', 'pro
 /** Chrome words only as the head word: `search-form` is chrome, `search-results` is a listing's content. */
 const HEAD_ONLY_CHROME = new Set(['search']);
 
+/** Modifiers after a head-only chrome word that make it name results (`search-grid`, `search-list`), not a control. */
+const RESULT_MODIFIERS = new Set(['grid', 'list', 'items', 'item']);
+
 /** Meta words only as the head word of a class name (not in ids: `classifyId`): `message-user` is a poster's pane, `user-review` is content. */
 const HEAD_ONLY_META = new Set(['user']);
 
@@ -69,7 +76,7 @@ const MODIFIERS = new Set([
 const STATE_PREFIX = new Set(['has', 'with', 'without', 'no', 'is', 'show', 'hide', 'js', 'u', 'l', 'layout', 'theme', 'template', 'page']);
 
 const ARTICLEISH = new Set(['article', 'post', 'entry', 'story', 'articlebody', 'hentry', 'content', 'body']);
-const HEADERISH = new Set(['header', 'hero', 'banner', 'title', 'heading', 'headline']);
+const HEADERISH = new Set(['header', 'banner', 'title', 'heading', 'headline']);
 
 /** Compound class words we treat as one token. */
 const JOINED = /^(sr-only|visually-hidden|screen-reader|skip-link|read-next|up-next|most-read|most-popular|ad-slot|ad-unit|sign-up|table-of-contents|no-content|article-body|story-body|post-body|rich-text|entry-content)/;
@@ -131,9 +138,17 @@ type Kind = 'junk' | 'chrome' | 'meta' | 'positive' | 'soft' | undefined;
  * (`accordion-item__dropdown`, `accordion-inner text-links`: the answers of an FAQ accordion; a menu
  * of links is link-dense and still pruned): a name whose only boilerplate words are these is `soft`,
  * chrome except for blocks of prose (prune.ts). `menu` is left out: on the WCXB split it also names
- * a shop's promotional media sections that the ground truths leave out.
+ * a shop's promotional media sections that the ground truths leave out. `banner` joins them inside a
+ * name that holds one of them (SOFT_WITH).
  */
-const SOFT = new Set(['cta', 'promo', 'promos', 'promotion', 'secondary', 'dropdown', 'links']);
+const SOFT = new Set(['cta', 'promo', 'promos', 'promotion', 'promotional', 'secondary', 'dropdown', 'links']);
+
+/**
+ * Chrome words that describe a block's look, soft when the same name holds a soft word: a `cta` or
+ * `promo` banner (`cmp-cta__banner`, `promotional-banner`) is a call to action, whose prose sections
+ * are the page's (a banner alone stays chrome: heroes and site banners).
+ */
+const SOFT_WITH = new Set(['banner']);
 
 /** classifyName results by name: class names repeat across a page and across a site's pages. */
 const kinds = new Map<string, Kind | null>();
@@ -169,7 +184,8 @@ function classify(name: string): Kind {
   const anyChrome = tokens.some((t) => (CHROME.has(t) && !HEAD_ONLY_CHROME.has(t)) || isChromeCompound(t));
   const kind = classifyWords(tokens, head, anyChrome);
   if (kind !== 'junk' && kind !== 'chrome') return kind;
-  return tokens.every((t) => SOFT.has(t) || !(JUNK.has(t) || CHROME.has(t) || isChromeCompound(t))) ? 'soft' : kind;
+  const withSoft = tokens.some((t) => SOFT.has(t));
+  return tokens.every((t) => SOFT.has(t) || (withSoft && SOFT_WITH.has(t)) || !(JUNK.has(t) || CHROME.has(t) || isChromeCompound(t))) ? 'soft' : kind;
 }
 
 /** The last token that is not a modifier (`wrapper`, `inner` ...), else the last token. */
@@ -201,6 +217,8 @@ function classifyId(id: string): Kind {
 /** The kind of a name from its tokens, its head word and whether any token is a chrome word. */
 function classifyWords(tokens: string[], head: string, anyChrome: boolean): Kind {
   if (tokens.some((t) => JUNK.has(t))) return 'junk';
+  // `search-grid`, `c-search-list`: the results of a search, not its box.
+  if (HEAD_ONLY_CHROME.has(head) && tokens.slice(tokens.lastIndexOf(head) + 1).some((t) => RESULT_MODIFIERS.has(t))) return anyChrome ? 'chrome' : undefined;
   if (CHROME.has(head)) return HEADERISH.has(head) && tokens.some((t) => ARTICLEISH.has(t)) ? 'meta' : 'chrome';
   if (META.has(head)) return 'meta';
   if (POSITIVE.has(head) && !anyChrome) return 'positive';
@@ -428,10 +446,12 @@ export function isJunkPhrase(text: string): boolean {
 
 /**
  * Headings that label a block of other pages' teasers: recommendations, "also viewed", related and
- * recently viewed items (product pages and articles end with several such carousels).
+ * recently viewed items (product pages and articles end with several such carousels). "Related" with
+ * any one or two words after it (Related insights, Related offerings, Related blog posts) labels such a
+ * block; "Related to ..." titles a section about a subject.
  */
 const RECOMMENDATION_HEADINGS =
-  /^((people|customers|shoppers|others|users) (who )?(also )?(viewed|bought|purchased|searched|liked|watched)\b.*|customers also\b.*|you (may|might|will|could) (also )?(like|love|enjoy|be interested in)\b.*|related( (products|items|articles|posts|stories|content|searches|videos|listings|guides|reading|topics|threads))?|similar (items|products|listings|posts|articles|threads|properties)\b.*|(recently|previously) viewed\b.*|recommended( for you| products| items| articles| reading)?|explore related\b.*|more (like|from) this\b.*|(frequently|often) bought together|sponsored (items|products|links)\b.*|(more|other) (products|items) (you|from)\b.*|complete the look|shop the look|trending (now|products|items)?|popular (products|items|posts|articles)|(top|best) sellers)$/i;
+  /^((people|customers|shoppers|others|users) (who )?(also )?(viewed|bought|purchased|searched|liked|watched)\b.*|customers also\b.*|you (may|might|will|could) (also )?(like|love|enjoy|be interested in)\b.*|related( (?!to\b)[\w-]+( [\w-]+)?)?|similar (items|products|listings|posts|articles|threads|properties)\b.*|(recently|previously) viewed\b.*|recommended( for you| products| items| articles| reading)?|explore related\b.*|more (like|from) this\b.*|(frequently|often) bought together|sponsored (items|products|links)\b.*|(more|other) (products|items) (you|from)\b.*|complete the look|shop the look|trending (now|products|items)?|popular (products|items|posts|articles)|(top|best) sellers)$/i;
 
 /** Whether a heading's text labels a block of recommendations ("You may also like", "Similar items"). */
 export function isRecommendationHeading(text: string): boolean {

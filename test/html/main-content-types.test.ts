@@ -127,6 +127,26 @@ describe('onlyMainContent beyond articles', () => {
     expect(classifyName('cookie-banner')).toBe('junk');
   });
 
+  test('a head-only chrome word followed by a list word names results: search-grid is content, search-box is not', () => {
+    expect(classifyName('c-search-grid')).toBeUndefined();
+    expect(classifyName('search-list')).toBeUndefined();
+    expect(classifyName('search-box')).toBe('chrome');
+    expect(classifyName('search-wrapper')).toBe('chrome');
+    const card = (i: number) => `<li class="c-search-grid__item"><a href="/dress/${i}">Linen midi dress ${i}</a><span>$${60 + i}</span></li>`;
+    const html = `<body>${nav}<main><h1>Casual dresses</h1><ul class="c-search-grid">${Array.from({ length: 12 }, (_, i) => card(i)).join('')}</ul><div class="c-search-box"><a href="/s">Search</a></div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Linen midi dress 11');
+    expect(out).toContain('$71');
+  });
+
+  test("a hero section (a category's title and intro above its grid) is the page's own opening, not chrome", () => {
+    const card = (i: number) => `<div class="card"><h3><a href="/lamp/${i}">Brass desk lamp ${i}</a></h3><p>Hand-finished brass, linen shade, ${30 + i} cm tall.</p><span>€${90 + i}</span></div>`;
+    const html = `<body><header>${nav}</header><main><div class="collection-hero"><h1>Desk lamps</h1><p>Warm light for long evenings: every lamp is turned and finished by hand in our workshop.</p></div><div class="grid">${Array.from({ length: 8 }, (_, i) => card(i)).join('')}</div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Warm light for long evenings');
+    expect(out).toContain('Brass desk lamp 7');
+  });
+
   test('product cards with a button are not forms', () => {
     const card = (i: number) => `<div class="card"><h3>Walnut desk model ${i}</h3><p>Solid walnut top, steel frame, ${100 + i} cm wide; made to order in four weeks.</p><span>€${400 + i}</span><button>Add to cart</button></div>`;
     const html = `<body><header>${nav}</header><div class="page"><h1>Desks</h1><div class="about">${prose('Desks', 1)}${prose('Desks', 2)}</div><div class="grid">${Array.from({ length: 4 }, (_, i) => card(i)).join('')}</div></div></body>`;
@@ -175,6 +195,16 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('Linen shirt number 2');
     const titled = pageToMarkdown(`<body><main><div><h1>Related products</h1>${prose('Category', 1)}</div><ul>${Array.from({ length: 6 }, (_, i) => card(i)).join('')}</ul></main></body>`);
     expect(titled).toContain('Category paragraph 1');
+  });
+
+  test('a block under "Related <anything>" (Related insights, Related offerings) is not content; "Related to ..." is', () => {
+    const card = (i: number) => `<div class="tile"><h3>Outlook report ${i}</h3><p>Trends redefining the function this year, from new tools to skills-based hiring, in ${i} short chapters.</p></div>`;
+    const page = (heading: string) => `<body><header>${nav}</header><main><h1>Advisory</h1>${Array.from({ length: 12 }, (_, i) => prose('Advisory', i)).join('')}
+      <section class="band"><h2>${heading}</h2><div class="tiles">${Array.from({ length: 3 }, (_, i) => card(i)).join('')}</div></section></main></body>`;
+    const out = pageToMarkdown(page('Related insights'));
+    expect(out).toContain('Advisory paragraph 11');
+    expect(out).not.toContain('Outlook report 1');
+    expect(pageToMarkdown(page('Related to payroll'))).toContain('Outlook report 1');
   });
 
   test('a consent dialog holding most of the page text is still not content', () => {
@@ -486,6 +516,19 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('Spring offer');
     expect(classifyName('cmp-promo__content')).toBe('soft');
     expect(classifyName('promo-share-bar')).toBe('junk');
+  });
+  test('a call-to-action banner (cta and banner in one name) of prose is content; a short one is pruned', () => {
+    const para = (n: number) => `<p>Enterprises move to platforms that need no procuring, installing, patching or backing up, part ${n}, with minimal upfront cost and the latest features.</p>`;
+    const banner = `<div class="cta cmp-cta__banner--bg-teal"><h3>Platforms that support better intelligence</h3>${para(1)}${para(2)}</div>`;
+    const short = '<div class="cmp-cta__banner"><h3>Talk to us</h3><p>Get in touch today.</p></div>';
+    const html = `<body>${nav}<div class="page"><h1>Data platforms</h1>${Array.from({ length: 10 }, (_, i) => prose('Platform', i)).join('')}${banner}${prose('Platform', 10)}${short}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Platform paragraph 10');
+    expect(out).toContain('part 2, with minimal upfront cost');
+    expect(out).not.toContain('Get in touch today');
+    expect(classifyName('cmp-cta__banner')).toBe('soft');
+    expect(classifyName('promotional-banner')).toBe('soft');
+    expect(classifyName('hero-banner')).toBe('chrome');
   });
   test('a section rendered once per screen size (copies hidden by CSS) comes out once', () => {
     const hero = '<h2>Plan together</h2><p>Boards, docs and timelines in one place, so the whole team sees the same plan and nobody works from an old copy.</p>';

@@ -43,7 +43,7 @@ describe('nodesToMarkdown', () => {
       const md = htmlToMarkdown(open.repeat(10_000) + 'deep text' + close.repeat(10_000));
       expect(md).toContain('deep text');
     }
-  });
+  }, 60_000); // a bound that catches a hang, not a speed figure: a loaded 2-core box takes seconds
 });
 
 describe('whitespace and escaping (turndown semantics)', () => {
