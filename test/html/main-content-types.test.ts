@@ -757,12 +757,13 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('Click to expand');
     expect(out).not.toContain('Click to shrink');
   });
-  test("a post's reaction count (likes-named: 79 Likes) is dropped with the post's other meta", () => {
-    const post = (i: number) => `<div class="topic-body"><div class="post"><p>Post ${i}: valuation is a judgement call, and the growth rate matters more than the ratio you start from.</p></div><span class="post-likes">${10 + i} Likes</span></div>`;
+  test("a post's reaction and vote counts (likes- or votes-named: 79 Likes) are dropped with the post's other meta", () => {
+    const post = (i: number) => `<div class="topic-body"><div class="post"><p>Post ${i}: valuation is a judgement call, and the growth rate matters more than the ratio you start from.</p></div><span class="post-likes">${10 + i} Likes</span><div class="post-votes">${20 + i} upvotes</div></div>`;
     const html = `<body>${nav}<div id="main-outlet"><h1>How do you value a company?</h1>${Array.from({ length: 4 }, (_, i) => post(i)).join('')}</div></body>`;
     const out = pageToMarkdown(html);
     expect(out).toContain('Post 3: valuation is a judgement call');
     expect(out).not.toContain('Likes');
+    expect(out).not.toContain('upvotes');
   });
   test('a short form that posts (an answer box) is not content; the answers above it are', () => {
     const answer = (i: number) => `<div class="answer"><p>Answer ${i}: cook the rice a day ahead, cool it fast on trays, and reheat it in covered pans in the oven.</p></div>`;
