@@ -126,6 +126,8 @@ export interface Hints {
   chrome: boolean;
   /** Boilerplate only by soft words (`promo`, `cta`, `secondary`), set with `chrome`: prose under it is content (prune.ts). */
   soft?: boolean;
+  /** A soft name holding `cta`: a call-to-action section (a heading and a line) is the page's. */
+  cta?: boolean;
   meta: boolean;
   positive: boolean;
 }
@@ -149,6 +151,9 @@ const SOFT = new Set(['cta', 'promo', 'promos', 'promotion', 'promotional', 'sec
  * are the page's (a banner alone stays chrome: heroes and site banners).
  */
 const SOFT_WITH = new Set(['banner']);
+
+/** A quick test before tokenizing a soft name for `cta` (Hints.cta). */
+const CTA_TEXT = /cta/i;
 
 /** classifyName results by name: class names repeat across a page and across a site's pages. */
 const kinds = new Map<string, Kind | null>();
@@ -303,6 +308,7 @@ export function hintsOf(el: Element): Hints {
     const kind = idName && i === names.length - 1 ? classifyId(name) : classifyName(name);
     if (kind === 'soft') {
       if (!h.chrome) h.soft = true;
+      if (CTA_TEXT.test(name) && classTokens(name).includes('cta')) h.cta = true;
       h.chrome = true;
     } else if (kind) {
       h[kind] = true;

@@ -530,6 +530,15 @@ describe('onlyMainContent beyond articles', () => {
     expect(classifyName('promotional-banner')).toBe('soft');
     expect(classifyName('hero-banner')).toBe('chrome');
   });
+  test('a cta-named section of a heading and one line is content; a promo teaser so built is pruned', () => {
+    const cta = '<section class="module module-cta"><h3>Ready to modernize?</h3><p>Our team maps your data estate in two weeks and plans the move with you, system by system.</p></section>';
+    const promo = '<div class="promo-tile"><h3>Spring webinar</h3><p>Join the free session on the new reporting features next Tuesday at noon, online or in person.</p></div>';
+    const html = `<body>${nav}<div class="page"><h1>Data modernization</h1>${Array.from({ length: 10 }, (_, i) => prose('Modernization', i)).join('')}${cta}${prose('Modernization', 10)}${promo}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Modernization paragraph 10');
+    expect(out).toContain('Our team maps your data estate');
+    expect(out).not.toContain('Join the free session');
+  });
   test('a section rendered once per screen size (copies hidden by CSS) comes out once', () => {
     const hero = '<h2>Plan together</h2><p>Boards, docs and timelines in one place, so the whole team sees the same plan and nobody works from an old copy.</p>';
     const html = `<body>${nav}<main><div class="hero"><div class="variant-desktop">${hero}</div><div class="variant-tablet">${hero}</div><div class="variant-phone">${hero}</div></div>${prose('Service', 1)}${prose('Service', 2)}<ul><li>Yes</li><li>Yes</li></ul></main></body>`;
