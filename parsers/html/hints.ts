@@ -183,7 +183,7 @@ function isChromeCompound(token: string): boolean {
 }
 
 function classify(name: string): Kind {
-  const tokens = classTokens(name);
+  const tokens = withoutPriceTags(classTokens(name));
   if (!tokens.length || STATE_PREFIX.has(tokens[0]) && tokens.length > 1) return undefined;
   const head = headWord(tokens);
   const anyChrome = tokens.some((t) => (CHROME.has(t) && !HEAD_ONLY_CHROME.has(t)) || isChromeCompound(t));
@@ -191,6 +191,17 @@ function classify(name: string): Kind {
   if (kind !== 'junk' && kind !== 'chrome') return kind;
   const withSoft = tokens.some((t) => SOFT.has(t));
   return tokens.every((t) => SOFT.has(t) || (withSoft && SOFT_WITH.has(t)) || !(JUNK.has(t) || CHROME.has(t) || isChromeCompound(t))) ? 'soft' : kind;
+}
+
+/** Words before `tag` that make it a price label (`price-tag`, `on-sale-tag`, `SaleTagBlock`), not a tag list. */
+const PRICE_WORDS = new Set(['price', 'sale']);
+
+/** `tokens` without each `tag` that follows a price word: a price tag is the item's price, not its tags. */
+function withoutPriceTags(tokens: string[]): string[] {
+  for (let i = 1; i < tokens.length; i++) {
+    if (tokens[i] === 'tag' && PRICE_WORDS.has(tokens[i - 1])) return tokens.filter((t, j) => !(t === 'tag' && j > 0 && PRICE_WORDS.has(tokens[j - 1])));
+  }
+  return tokens;
 }
 
 /** The last token that is not a modifier (`wrapper`, `inner` ...), else the last token. */

@@ -147,6 +147,17 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Brass desk lamp 7');
   });
 
+  test('a price tag (price-tag, on-sale-tag) is the price, not a tag list; post tags stay meta', () => {
+    expect(classifyName('price-tag')).toBeUndefined();
+    expect(classifyName('on-sale-tag')).toBeUndefined();
+    expect(classifyName('SaleTagBlockCtn')).toBeUndefined();
+    expect(classifyName('post-tag')).toBe('meta');
+    expect(classifyName('tag-list')).toBe('meta');
+    const card = (i: number) => `<div class="card"><h3><a href="/bike/${i}">Touring bike ${i}</a></h3><p>Steel frame, 18 gears, hub dynamo and rack included.</p><div class="on-sale-tag">Save $${100 + i}</div></div>`;
+    const html = `<body><header>${nav}</header><main><h1>Bikes</h1><div class="grid">${Array.from({ length: 6 }, (_, i) => card(i)).join('')}</div></main></body>`;
+    expect(pageToMarkdown(html)).toContain('Save $105');
+  });
+
   test('product cards with a button are not forms', () => {
     const card = (i: number) => `<div class="card"><h3>Walnut desk model ${i}</h3><p>Solid walnut top, steel frame, ${100 + i} cm wide; made to order in four weeks.</p><span>€${400 + i}</span><button>Add to cart</button></div>`;
     const html = `<body><header>${nav}</header><div class="page"><h1>Desks</h1><div class="about">${prose('Desks', 1)}${prose('Desks', 2)}</div><div class="grid">${Array.from({ length: 4 }, (_, i) => card(i)).join('')}</div></div></body>`;
