@@ -126,6 +126,8 @@ export interface Hints {
   chrome: boolean;
   /** Boilerplate only by soft words (`promo`, `cta`, `secondary`), set with `chrome`: prose under it is content (prune.ts). */
   soft?: boolean;
+  /** A soft name holding `cta`: a call-to-action section (a heading and a line) is the page's. */
+  cta?: boolean;
   meta: boolean;
   positive: boolean;
 }
@@ -149,6 +151,9 @@ const SOFT = new Set(['cta', 'promo', 'promos', 'promotion', 'promotional', 'sec
  * are the page's (a banner alone stays chrome: heroes and site banners).
  */
 const SOFT_WITH = new Set(['banner']);
+
+/** A quick test before tokenizing a soft name for `cta` (Hints.cta). */
+const CTA_TEXT = /cta/i;
 
 /** classifyName results by name: class names repeat across a page and across a site's pages. */
 const kinds = new Map<string, Kind | null>();
@@ -178,7 +183,7 @@ function isChromeCompound(token: string): boolean {
 }
 
 function classify(name: string): Kind {
-  const tokens = classTokens(name);
+  const tokens = withoutPriceTags(classTokens(name));
   if (!tokens.length || STATE_PREFIX.has(tokens[0]) && tokens.length > 1) return undefined;
   const head = headWord(tokens);
   const anyChrome = tokens.some((t) => (CHROME.has(t) && !HEAD_ONLY_CHROME.has(t)) || isChromeCompound(t));
@@ -186,6 +191,17 @@ function classify(name: string): Kind {
   if (kind !== 'junk' && kind !== 'chrome') return kind;
   const withSoft = tokens.some((t) => SOFT.has(t));
   return tokens.every((t) => SOFT.has(t) || (withSoft && SOFT_WITH.has(t)) || !(JUNK.has(t) || CHROME.has(t) || isChromeCompound(t))) ? 'soft' : kind;
+}
+
+/** Words before `tag` that make it a price label (`price-tag`, `on-sale-tag`, `SaleTagBlock`), not a tag list. */
+const PRICE_WORDS = new Set(['price', 'sale']);
+
+/** `tokens` without each `tag` that follows a price word: a price tag is the item's price, not its tags. */
+function withoutPriceTags(tokens: string[]): string[] {
+  for (let i = 1; i < tokens.length; i++) {
+    if (tokens[i] === 'tag' && PRICE_WORDS.has(tokens[i - 1])) return tokens.filter((t, j) => !(t === 'tag' && j > 0 && PRICE_WORDS.has(tokens[j - 1])));
+  }
+  return tokens;
 }
 
 /** The last token that is not a modifier (`wrapper`, `inner` ...), else the last token. */
@@ -323,6 +339,7 @@ export function hintsOf(el: Element): Hints {
     const kind = idName && i === names.length - 1 ? classifyId(name) : classifyName(name);
     if (kind === 'soft') {
       if (!h.chrome) h.soft = true;
+      if (CTA_TEXT.test(name) && classTokens(name).includes('cta')) h.cta = true;
       h.chrome = true;
     } else if (kind) {
       h[kind] = true;

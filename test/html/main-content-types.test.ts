@@ -147,6 +147,17 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Brass desk lamp 7');
   });
 
+  test('a price tag (price-tag, on-sale-tag) is the price, not a tag list; post tags stay meta', () => {
+    expect(classifyName('price-tag')).toBeUndefined();
+    expect(classifyName('on-sale-tag')).toBeUndefined();
+    expect(classifyName('SaleTagBlockCtn')).toBeUndefined();
+    expect(classifyName('post-tag')).toBe('meta');
+    expect(classifyName('tag-list')).toBe('meta');
+    const card = (i: number) => `<div class="card"><h3><a href="/bike/${i}">Touring bike ${i}</a></h3><p>Steel frame, 18 gears, hub dynamo and rack included.</p><div class="on-sale-tag">Save $${100 + i}</div></div>`;
+    const html = `<body><header>${nav}</header><main><h1>Bikes</h1><div class="grid">${Array.from({ length: 6 }, (_, i) => card(i)).join('')}</div></main></body>`;
+    expect(pageToMarkdown(html)).toContain('Save $105');
+  });
+
   test('product cards with a button are not forms', () => {
     const card = (i: number) => `<div class="card"><h3>Walnut desk model ${i}</h3><p>Solid walnut top, steel frame, ${100 + i} cm wide; made to order in four weeks.</p><span>€${400 + i}</span><button>Add to cart</button></div>`;
     const html = `<body><header>${nav}</header><div class="page"><h1>Desks</h1><div class="about">${prose('Desks', 1)}${prose('Desks', 2)}</div><div class="grid">${Array.from({ length: 4 }, (_, i) => card(i)).join('')}</div></div></body>`;
@@ -529,6 +540,15 @@ describe('onlyMainContent beyond articles', () => {
     expect(classifyName('cmp-cta__banner')).toBe('soft');
     expect(classifyName('promotional-banner')).toBe('soft');
     expect(classifyName('hero-banner')).toBe('chrome');
+  });
+  test('a cta-named section of a heading and one line is content; a promo teaser so built is pruned', () => {
+    const cta = '<section class="module module-cta"><h3>Ready to modernize?</h3><p>Our team maps your data estate in two weeks and plans the move with you, system by system.</p></section>';
+    const promo = '<div class="promo-tile"><h3>Spring webinar</h3><p>Join the free session on the new reporting features next Tuesday at noon, online or in person.</p></div>';
+    const html = `<body>${nav}<div class="page"><h1>Data modernization</h1>${Array.from({ length: 10 }, (_, i) => prose('Modernization', i)).join('')}${cta}${prose('Modernization', 10)}${promo}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Modernization paragraph 10');
+    expect(out).toContain('Our team maps your data estate');
+    expect(out).not.toContain('Join the free session');
   });
   test('a section rendered once per screen size (copies hidden by CSS) comes out once', () => {
     const hero = '<h2>Plan together</h2><p>Boards, docs and timelines in one place, so the whole team sees the same plan and nobody works from an old copy.</p>';
