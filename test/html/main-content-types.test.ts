@@ -825,6 +825,16 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Fund paragraph 14');
     expect(out).not.toContain('Jump to how-they-work');
   });
+  test("a list whose every item is a heading (an article's linked picks) stays; a plain link list in the article goes", () => {
+    const picks = `<ul>${['Klein Tools MM400', 'Fluke T5-1000', 'Knipex Pliers'].map((n, i) => `<li><h2><a href="https://shop.example/p${i}">${n}</a></h2></li>`).join('')}</ul>`;
+    const menu = `<ul>${Array.from({ length: 4 }, (_, i) => `<li><a href="/cat/${i}">Category ${i}</a></li>`).join('')}</ul>`;
+    const html = `<body>${nav}<article><h1>Tools every electrician needs</h1>${prose('Tools', 0)}<h3>1. Multimeters</h3>${prose('Tools', 1)}<h4>Top picks:</h4>${picks}${prose('Tools', 2)}${menu}${prose('Tools', 3)}</article></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Tools paragraph 3');
+    expect(out).toContain('Klein Tools MM400');
+    expect(out).toContain('Knipex Pliers');
+    expect(out).not.toContain('Category 2');
+  });
   test('skip links (Skip to content, Go to Footer: links to a place on the page) are dropped inside the content too; a link that merely starts the same way stays', () => {
     const html = `<body><main id="main"><h1>Kettle</h1><div class="intro">Our best-selling kettle, in brushed steel and glass, boils a full litre in under three minutes and switches itself off when the water is ready. <a href="#content">Skip to content</a> <a href="#footer">Go to Footer</a></div>${Array.from({ length: 3 }, (_, i) => prose('Kettle', i)).join('')}<p>Read the manual, then <a href="/guide">go to the setup guide</a> for the first boil.</p></main></body>`;
     const out = pageToMarkdown(html);
