@@ -9,7 +9,7 @@
  * - `chrome`: site chrome (header, footer, navigation, menus, sidebars): boilerplate unless the same
  *   class name also says "article/content/post..." (`article-header` is part of the article).
  * - `meta`: bylines, dates, tags, author boxes, a poster's profile box (`user` as the head word:
- *   `message-user`, not `user-review`), a post's reaction counts (`post-likes`): dropped only when small.
+ *   `message-user`, not `user-review`), a post's reaction or vote counts (`post-likes`): dropped only when small.
  * - `positive`: names content containers use (article, content, post, entry, story, body, text ...).
  * - `soft`: a name whose only boilerplate words are marketing ones (`promo`, `cta`, `secondary`) or
  *   link-list ones (`dropdown`, `links`): chrome, except for a block of prose (stats.ts `softProse`).
@@ -43,8 +43,8 @@ const CHROME = new Set([
 const META = new Set([
   'byline', 'meta', 'author', 'authors', 'bio', 'dateline', 'timestamp', 'date', 'published', 'updated', 'tags',
   'tag', 'taglist', 'tagcloud', 'categories', 'category', 'catlinks', 'keywords', 'topics', 'credits', 'postprofile', 'userinfo', 'user',
-  // A post's reaction counts ("79 Likes" under each post of a thread).
-  'likes', 'reactions',
+  // A post's reaction and vote counts ("79 Likes" under each post of a thread).
+  'likes', 'reactions', 'vote', 'votes',
 ]);
 
 const POSITIVE = new Set([

@@ -777,12 +777,13 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('Click to expand');
     expect(out).not.toContain('Click to shrink');
   });
-  test("a post's reaction count (likes-named: 79 Likes) is dropped with the post's other meta", () => {
-    const post = (i: number) => `<div class="topic-body"><div class="post"><p>Post ${i}: valuation is a judgement call, and the growth rate matters more than the ratio you start from.</p></div><span class="post-likes">${10 + i} Likes</span></div>`;
+  test("a post's reaction and vote counts (likes- or votes-named: 79 Likes) are dropped with the post's other meta", () => {
+    const post = (i: number) => `<div class="topic-body"><div class="post"><p>Post ${i}: valuation is a judgement call, and the growth rate matters more than the ratio you start from.</p></div><span class="post-likes">${10 + i} Likes</span><div class="post-votes">${20 + i} upvotes</div></div>`;
     const html = `<body>${nav}<div id="main-outlet"><h1>How do you value a company?</h1>${Array.from({ length: 4 }, (_, i) => post(i)).join('')}</div></body>`;
     const out = pageToMarkdown(html);
     expect(out).toContain('Post 3: valuation is a judgement call');
     expect(out).not.toContain('Likes');
+    expect(out).not.toContain('upvotes');
   });
   test('a short form that posts (an answer box) is not content; the answers above it are', () => {
     const answer = (i: number) => `<div class="answer"><p>Answer ${i}: cook the rice a day ahead, cool it fast on trays, and reheat it in covered pans in the oven.</p></div>`;
@@ -834,6 +835,16 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Klein Tools MM400');
     expect(out).toContain('Knipex Pliers');
     expect(out).not.toContain('Category 2');
+  });
+  test('an icon button labelled with its action and the item (Save this event: <title>) on every card is dropped; the titles stay', () => {
+    const titles = ['Reverse engineering for modern shops', 'Getting clients from networking events', 'Tech writing for beginners and beyond', 'Green tech and sustainability pitch night', 'A spring workshop on design systems'];
+    const card = (t: string, i: number) => `<li class="event-card"><a href="/e/${i}"><h3>${t}</h3></a><p>Online event, day ${i + 3} at noon, free of charge.</p><div class="card-actions"><span class="icon-SaveButton" role="button"><span class="hidden-label">Save this event: ${t}</span></span><span class="icon-ShareButton" role="button"><span class="hidden-label">Share this event: ${t}</span></span></div></li>`;
+    const html = `<body>${nav}<main><h1>Online tech events</h1><p>Browse the events of the coming weeks, all of them online and most of them free.</p><ul class="results">${titles.map(card).join('')}</ul></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Green tech and sustainability pitch night');
+    expect(out).toContain('free of charge');
+    expect(out).not.toContain('Save this event');
+    expect(out).not.toContain('Share this event');
   });
   test('skip links (Skip to content, Go to Footer: links to a place on the page) are dropped inside the content too; a link that merely starts the same way stays', () => {
     const html = `<body><main id="main"><h1>Kettle</h1><div class="intro">Our best-selling kettle, in brushed steel and glass, boils a full litre in under three minutes and switches itself off when the water is ready. <a href="#content">Skip to content</a> <a href="#footer">Go to Footer</a></div>${Array.from({ length: 3 }, (_, i) => prose('Kettle', i)).join('')}<p>Read the manual, then <a href="/guide">go to the setup guide</a> for the first boil.</p></main></body>`;
