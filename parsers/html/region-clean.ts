@@ -74,6 +74,9 @@ function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element,
   if (s.len < 25 && ld > 0 && s.img === 0 && s.headings === 0 && !isList) return true;
   if (isList) {
     const items = Math.max(1, s.li);
+    // Every item a heading (`li > h2 > a`: an article's named picks, each linked to its shop) is the
+    // story's list, not a menu of links.
+    if (s.headings >= items) return false;
     return ld > 0.85 && s.len / items < 80;
   }
   if (s.headings > 0 && ld < 0.5) return false;

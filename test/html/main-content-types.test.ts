@@ -826,6 +826,16 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Fund paragraph 14');
     expect(out).not.toContain('Jump to how-they-work');
   });
+  test("a list whose every item is a heading (an article's linked picks) stays; a plain link list in the article goes", () => {
+    const picks = `<ul>${['Klein Tools MM400', 'Fluke T5-1000', 'Knipex Pliers'].map((n, i) => `<li><h2><a href="https://shop.example/p${i}">${n}</a></h2></li>`).join('')}</ul>`;
+    const menu = `<ul>${Array.from({ length: 4 }, (_, i) => `<li><a href="/cat/${i}">Category ${i}</a></li>`).join('')}</ul>`;
+    const html = `<body>${nav}<article><h1>Tools every electrician needs</h1>${prose('Tools', 0)}<h3>1. Multimeters</h3>${prose('Tools', 1)}<h4>Top picks:</h4>${picks}${prose('Tools', 2)}${menu}${prose('Tools', 3)}</article></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Tools paragraph 3');
+    expect(out).toContain('Klein Tools MM400');
+    expect(out).toContain('Knipex Pliers');
+    expect(out).not.toContain('Category 2');
+  });
   test('an icon button labelled with its action and the item (Save this event: <title>) on every card is dropped; the titles stay', () => {
     const titles = ['Reverse engineering for modern shops', 'Getting clients from networking events', 'Tech writing for beginners and beyond', 'Green tech and sustainability pitch night', 'A spring workshop on design systems'];
     const card = (t: string, i: number) => `<li class="event-card"><a href="/e/${i}"><h3>${t}</h3></a><p>Online event, day ${i + 3} at noon, free of charge.</p><div class="card-actions"><span class="icon-SaveButton" role="button"><span class="hidden-label">Save this event: ${t}</span></span><span class="icon-ShareButton" role="button"><span class="hidden-label">Share this event: ${t}</span></span></div></li>`;
