@@ -9,7 +9,7 @@
  * - `chrome`: site chrome (header, footer, navigation, menus, sidebars): boilerplate unless the same
  *   class name also says "article/content/post..." (`article-header` is part of the article).
  * - `meta`: bylines, dates, tags, author boxes, a poster's profile box (`user` as the head word:
- *   `message-user`, not `user-review`), a post's reaction counts (`post-likes`): dropped only when small.
+ *   `message-user`, not `user-review`), a post's reaction or vote counts (`post-likes`): dropped only when small.
  * - `positive`: names content containers use (article, content, post, entry, story, body, text ...).
  * - `soft`: a name whose only boilerplate words are marketing ones (`promo`, `cta`, `secondary`) or
  *   link-list ones (`dropdown`, `links`): chrome, except for a block of prose (stats.ts `softProse`).
@@ -43,8 +43,8 @@ const CHROME = new Set([
 const META = new Set([
   'byline', 'meta', 'author', 'authors', 'bio', 'dateline', 'timestamp', 'date', 'published', 'updated', 'tags',
   'tag', 'taglist', 'tagcloud', 'categories', 'category', 'catlinks', 'keywords', 'topics', 'credits', 'postprofile', 'userinfo', 'user',
-  // A post's reaction counts ("79 Likes" under each post of a thread).
-  'likes', 'reactions',
+  // A post's reaction and vote counts ("79 Likes" under each post of a thread).
+  'likes', 'reactions', 'vote', 'votes',
 ]);
 
 const POSITIVE = new Set([
@@ -183,7 +183,7 @@ function isChromeCompound(token: string): boolean {
 }
 
 function classify(name: string): Kind {
-  const tokens = classTokens(name);
+  const tokens = withoutPriceTags(classTokens(name));
   if (!tokens.length || STATE_PREFIX.has(tokens[0]) && tokens.length > 1) return undefined;
   const head = headWord(tokens);
   const anyChrome = tokens.some((t) => (CHROME.has(t) && !HEAD_ONLY_CHROME.has(t)) || isChromeCompound(t));
@@ -191,6 +191,17 @@ function classify(name: string): Kind {
   if (kind !== 'junk' && kind !== 'chrome') return kind;
   const withSoft = tokens.some((t) => SOFT.has(t));
   return tokens.every((t) => SOFT.has(t) || (withSoft && SOFT_WITH.has(t)) || !(JUNK.has(t) || CHROME.has(t) || isChromeCompound(t))) ? 'soft' : kind;
+}
+
+/** Words before `tag` that make it a price label (`price-tag`, `on-sale-tag`, `SaleTagBlock`), not a tag list. */
+const PRICE_WORDS = new Set(['price', 'sale']);
+
+/** `tokens` without each `tag` that follows a price word: a price tag is the item's price, not its tags. */
+function withoutPriceTags(tokens: string[]): string[] {
+  for (let i = 1; i < tokens.length; i++) {
+    if (tokens[i] === 'tag' && PRICE_WORDS.has(tokens[i - 1])) return tokens.filter((t, j) => !(t === 'tag' && j > 0 && PRICE_WORDS.has(tokens[j - 1])));
+  }
+  return tokens;
 }
 
 /** The last token that is not a modifier (`wrapper`, `inner` ...), else the last token. */
@@ -212,11 +223,31 @@ export function namesPosterPane(el: Element): boolean {
 /**
  * Classifies an id as a class name, except that a meta word that counts only as the head word
  * (`user`) does not count in an id: a poster's pane is a class repeated per post, while an id is one
- * element's, and a generated one names a term or a section (`GLOSSARY-USER`, `LIBPQ-CONNECT-USER`).
+ * element's, and a generated one names a term or a section (`GLOSSARY-USER`, `LIBPQ-CONNECT-USER`);
+ * nor is a table of contents' jump target (`toc_how-they-work`, `isJumpTarget`) chrome.
  */
 function classifyId(id: string): Kind {
   const kind = classifyName(id);
+  if (kind === 'chrome' && isJumpTarget(id)) return undefined;
   return kind === 'meta' && HEAD_ONLY_META.has(headWord(classTokens(id))) ? undefined : kind;
+}
+
+/** Least number of plain words after `toc` in an id that names a section a table of contents jumps to. */
+const MIN_JUMP_SLUG_WORDS = 3;
+
+/**
+ * Whether an id is a table of contents' jump target: `toc` as the namespace of a slug of at least three
+ * plain words (`toc_how-to-invest-in-index-funds`), none of them a modifier or a boilerplate word. Such
+ * an id names the section the table of contents links to, not the table (`toc-container`, `toc_list`).
+ */
+function isJumpTarget(id: string): boolean {
+  const tokens = classTokens(id);
+  if (tokens[0] !== 'toc' || tokens.length <= MIN_JUMP_SLUG_WORDS) return false;
+  for (let i = 1; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (MODIFIERS.has(t) || CHROME.has(t) || JUNK.has(t) || META.has(t)) return false;
+  }
+  return true;
 }
 
 /** The kind of a name from its tokens, its head word and whether any token is a chrome word. */
@@ -462,6 +493,17 @@ const RECOMMENDATION_HEADINGS =
 /** Whether a heading's text labels a block of recommendations ("You may also like", "Similar items"). */
 export function isRecommendationHeading(text: string): boolean {
   return text.length <= 80 && RECOMMENDATION_HEADINGS.test(text.trim().replace(/[\s:.…»›>|-]+$/, ''));
+}
+
+/**
+ * Headings that label an author box: the writer's or the testers' short biography after a story
+ * ("About the author", "Written by Jane Doe", "Meet the testers").
+ */
+const AUTHOR_HEADINGS = /^(about the (authors?|writers?|reviewers?|contributors?)|written by\b.*|meet the (authors?|writers?|testers?|reviewers?|experts?)|author bio(graphy)?)$/i;
+
+/** Whether a heading's text labels an author box ("About the author", "Written by Jane Doe"). */
+export function isAuthorHeading(text: string): boolean {
+  return text.length <= 80 && AUTHOR_HEADINGS.test(text.trim().replace(/[\s:.…»›>|-]+$/, ''));
 }
 
 /**

@@ -85,6 +85,10 @@ const RECURRING_BODY_SHARE = 0.25;
 const DECLARED_MAJORITY = 0.5;
 /** JSON-LD article bodies shorter than this (characters) are not used as evidence. */
 const MIN_DECLARED_CHARS = 500;
+/** What the safe cleanup keeps beyond the region is link lists when at least this share (0-1) of it is link text. */
+const LINK_LISTS_SHARE = 0.9;
+/** A region this long outside links (characters) can be weighed by its text outside links. */
+const MIN_PROSE_REGION = 1000;
 
 /**
  * Extracts the main content under `root` (a basically cleaned `body`), editing the tree in place.
@@ -98,7 +102,9 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
 
   const stats = computeStats(root);
   const total = rootLen(root, stats);
-  const safeLen = total - boilerplateLen(root, stats, total, true);
+  const unsafe = boilerplateLen(root, stats, total, true);
+  const safeLen = total - unsafe.len;
+  const safeLink = rootLink(root, stats) - unsafe.link;
   const tap = regionTap.current;
   const tapState = tap?.before(root, stats);
   updateAfterRemoval(stats, root, pruneBoilerplate(root, stats, false, opts.product));
@@ -141,7 +147,7 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   if (mainLen >= least && mainLen < base * MIN_SHARE_OF_SAFE_REPEATED && repeatedShortLen(region, stats) >= regionLen * REPEATED_REGION_SHARE) {
     least = base * MIN_SHARE_OF_SAFE_REPEATED;
   }
-  if (mainLen < least) {
+  if (mainLen < least && !proseAmidLinks(region, stats, mainLen, safeLen, safeLink)) {
     const notPanes = cleaned.filter((r) => !namesPosterPane(r.el));
     const withPanes = notPanes.length === cleaned.length ? mainLen : region.reduce((n, el) => n + (el.parent ? lenAfterRemoval(el, stats, notPanes) : 0), 0);
     if (withPanes < least) return undefined;
@@ -281,6 +287,34 @@ function repeatedShortLen(region: Element[], stats: StatsMap): number {
   return n;
 }
 
+/**
+ * Whether the region holds the page's prose and what the safe cleanup keeps beyond it is link lists
+ * that no landmark or name marks (a tag cloud, a monthly archive, a mega-menu): at least 90% of that
+ * text is link text, and the region (`mainLen` characters after cleaning) holds at least 1,000
+ * characters and 40% of the safe text outside links (its own link text taken as of before cleaning).
+ * Such a region is no fragment however long the link lists are.
+ */
+function proseAmidLinks(region: Element[], stats: StatsMap, mainLen: number, safeLen: number, safeLink: number): boolean {
+  let regionLen = 0;
+  let regionLink = 0;
+  for (const el of region) {
+    const s = stats.get(el);
+    regionLen += s?.len ?? 0;
+    regionLink += s?.link ?? 0;
+  }
+  const prose = mainLen - regionLink;
+  return safeLink - regionLink >= (safeLen - regionLen) * LINK_LISTS_SHARE && prose >= MIN_PROSE_REGION && prose >= (safeLen - safeLink) * MIN_SHARE_OF_SAFE;
+}
+
+/** Link text length under `root` (the sum over its children, as `rootLen` without the root's own stats). */
+function rootLink(root: ParentNode, stats: StatsMap): number {
+  const own = isTag(root as Element) ? stats.get(root as Element) : undefined;
+  if (own) return own.link;
+  let n = 0;
+  for (const c of root.children) if (isTag(c)) n += stats.get(c)?.link ?? 0;
+  return n;
+}
+
 /** Text length under `root` (computeStats does not measure the root itself: its children are summed). */
 function rootLen(root: ParentNode, stats: StatsMap): number {
   const own = isTag(root as Element) ? stats.get(root as Element) : undefined;
@@ -290,17 +324,21 @@ function rootLen(root: ParentNode, stats: StatsMap): number {
   return n;
 }
 
-/** Text length the (safe) prune would remove, without removing anything. */
-function boilerplateLen(root: ParentNode, stats: StatsMap, total: number, safeOnly: boolean): number {
-  let removed = 0;
+/** Text length (`len`) and link text length (`link`) the (safe) prune would remove, without removing anything. */
+function boilerplateLen(root: ParentNode, stats: StatsMap, total: number, safeOnly: boolean): { len: number; link: number } {
+  let len = 0;
+  let link = 0;
   const stack = [...root.children];
   while (stack.length) {
     const n = stack.pop()!;
     if (!isTag(n)) continue;
-    if (boilerplateReason(n, stats, total, safeOnly)) removed += stats.get(n)?.len ?? 0;
-    else if (descendable(n)) for (const k of n.children) stack.push(k);
+    if (boilerplateReason(n, stats, total, safeOnly)) {
+      const s = stats.get(n);
+      len += s?.len ?? 0;
+      link += s?.link ?? 0;
+    } else if (descendable(n)) for (const k of n.children) stack.push(k);
   }
-  return removed;
+  return { len, link };
 }
 
 /**

@@ -7,7 +7,7 @@
  * landmark, is never pruned here: the scorer decides.
  */
 import { detach, elementList, elements, HEADING_TAGS, INLINE_TAGS, isAncestor, isTag, normalizeSpace, relink, Text, textOf, type Element, type ParentNode } from './dom.ts';
-import { classifyName, hintsOf, isJunkPhrase, isRecommendationHeading, isReviewHeading, landmarkOf, neutralizeHints } from './hints.ts';
+import { classifyName, hintsOf, isAuthorHeading, isJunkPhrase, isRecommendationHeading, isReviewHeading, landmarkOf, neutralizeHints } from './hints.ts';
 import { softProse, textLength, type StatsMap } from './stats.ts';
 
 /** Content elements never pruned for their class names (`h2.anchorWithStickyNavbar` is a heading). */
@@ -221,8 +221,9 @@ const REVIEW_LEAD = 200;
 
 /**
  * Adds to `remove` the blocks that a recommendation heading ("You may also like", "People who viewed
- * this item also viewed", hints.ts) labels: the largest ancestor of the heading whose text starts with
- * it, holding less than 30% of the page and no main/article landmark (h2-h6; an h1 titles the page).
+ * this item also viewed", hints.ts) or an author-box heading ("About the author", "Written by Jane Doe")
+ * labels: the largest ancestor of the heading whose text starts with it, holding less than 30% of the
+ * page and no main/article landmark (h2-h6; an h1 titles the page).
  * Blocks already inside a removed one are skipped; removed blocks inside a new one are dropped from
  * the list. On a page that declares itself a product (`product`), review headings ("Customer reviews",
  * "8 Reviews", hints.ts `isReviewHeading`; the heading's whole text or its first text, as in
@@ -237,7 +238,8 @@ function withRecommendations(remove: Element[], stats: StatsMap, total: number, 
     // An h1 is the page's own title (a category page may be called "Related Products").
     if (!HEADING_TAGS.has(el.name) || el.name === 'h1' || stats.get(el)!.len > 80 || !el.parent) continue;
     const label = normalizeSpace(textOf(el));
-    const recommendation = isRecommendationHeading(label);
+    // An author box ("About the author") goes like a recommendation block: the story ends before it.
+    const recommendation = isRecommendationHeading(label) || isAuthorHeading(label);
     if (!recommendation && !(product && isReviewLabel(el, label))) continue;
     const cap = total * (recommendation ? MAX_RECOMMENDATION_SHARE : MAX_REVIEW_SHARE);
     let block = el;

@@ -399,9 +399,8 @@ export function dropRepeatedControls(nodes: ParentNode[]): void {
     for (const el of isTag(top as AnyNode) ? [top as Element, ...elements(top)] : elements(top)) {
       if (el === top || !isControl(el)) continue;
       if (found.length && isAncestor(found[found.length - 1].el, el)) continue;
-      if (nonSpaceLength(el) > MAX_CONTROL_CHARS || !standsAlone(el)) continue;
-      const label = normalizeSpace(textOf(el)).toLowerCase();
-      if (label) found.push({ el, label });
+      const label = controlLabel(el);
+      if (label && standsAlone(el)) found.push({ el, label });
     }
   }
   if (found.length >= MIN_REPEATED_CONTROLS) {
@@ -410,6 +409,27 @@ export function dropRepeatedControls(nodes: ParentNode[]): void {
     for (const f of found) if ((counts.get(f.label) ?? 0) >= MIN_REPEATED_CONTROLS && f.el.parent) detachNode(f.el);
   }
   dropRepeatedActionLinks(nodes);
+}
+
+/** A control label naming its item after the action ("Save this event: <title>") is at most this long (non-white-space characters). */
+const MAX_NAMED_CONTROL_CHARS = 200;
+/** "<action>: <item>" with an action of one to four words. */
+const NAMED_ACTION = /^((?:[\p{L}\p{N}'’]+ ){0,3}[\p{L}\p{N}'’]+):\s/u;
+
+/**
+ * The label a control is counted by (white space collapsed, lower case): its text when at most
+ * MAX_CONTROL_CHARS characters, or the action of a label that names its item after it ("Save this
+ * event: Tech talk replay" counts as "save this event:", as screen-reader labels of icon buttons
+ * say; not on links, whose "Review: <title>" is the item's title); undefined for longer texts.
+ */
+function controlLabel(el: Element): string | undefined {
+  const size = nonSpaceLength(el);
+  if (size <= MAX_CONTROL_CHARS) return normalizeSpace(textOf(el)).toLowerCase() || undefined;
+  // A link naming its target that way is a title ("Tested: <car>"), not an action.
+  if (el.attribs.href !== undefined || size > MAX_NAMED_CONTROL_CHARS) return undefined;
+  const text = normalizeSpace(textOf(el));
+  const m = NAMED_ACTION.exec(text);
+  return m ? `${m[1].toLowerCase()}:` : undefined;
 }
 
 /** An action link's label has at most this many words ("Comment", "0 comments", "More like this"). */

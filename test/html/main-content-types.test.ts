@@ -147,6 +147,17 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Brass desk lamp 7');
   });
 
+  test('a price tag (price-tag, on-sale-tag) is the price, not a tag list; post tags stay meta', () => {
+    expect(classifyName('price-tag')).toBeUndefined();
+    expect(classifyName('on-sale-tag')).toBeUndefined();
+    expect(classifyName('SaleTagBlockCtn')).toBeUndefined();
+    expect(classifyName('post-tag')).toBe('meta');
+    expect(classifyName('tag-list')).toBe('meta');
+    const card = (i: number) => `<div class="card"><h3><a href="/bike/${i}">Touring bike ${i}</a></h3><p>Steel frame, 18 gears, hub dynamo and rack included.</p><div class="on-sale-tag">Save $${100 + i}</div></div>`;
+    const html = `<body><header>${nav}</header><main><h1>Bikes</h1><div class="grid">${Array.from({ length: 6 }, (_, i) => card(i)).join('')}</div></main></body>`;
+    expect(pageToMarkdown(html)).toContain('Save $105');
+  });
+
   test('product cards with a button are not forms', () => {
     const card = (i: number) => `<div class="card"><h3>Walnut desk model ${i}</h3><p>Solid walnut top, steel frame, ${100 + i} cm wide; made to order in four weeks.</p><span>€${400 + i}</span><button>Add to cart</button></div>`;
     const html = `<body><header>${nav}</header><div class="page"><h1>Desks</h1><div class="about">${prose('Desks', 1)}${prose('Desks', 2)}</div><div class="grid">${Array.from({ length: 4 }, (_, i) => card(i)).join('')}</div></div></body>`;
@@ -766,12 +777,13 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('Click to expand');
     expect(out).not.toContain('Click to shrink');
   });
-  test("a post's reaction count (likes-named: 79 Likes) is dropped with the post's other meta", () => {
-    const post = (i: number) => `<div class="topic-body"><div class="post"><p>Post ${i}: valuation is a judgement call, and the growth rate matters more than the ratio you start from.</p></div><span class="post-likes">${10 + i} Likes</span></div>`;
+  test("a post's reaction and vote counts (likes- or votes-named: 79 Likes) are dropped with the post's other meta", () => {
+    const post = (i: number) => `<div class="topic-body"><div class="post"><p>Post ${i}: valuation is a judgement call, and the growth rate matters more than the ratio you start from.</p></div><span class="post-likes">${10 + i} Likes</span><div class="post-votes">${20 + i} upvotes</div></div>`;
     const html = `<body>${nav}<div id="main-outlet"><h1>How do you value a company?</h1>${Array.from({ length: 4 }, (_, i) => post(i)).join('')}</div></body>`;
     const out = pageToMarkdown(html);
     expect(out).toContain('Post 3: valuation is a judgement call');
     expect(out).not.toContain('Likes');
+    expect(out).not.toContain('upvotes');
   });
   test('a short form that posts (an answer box) is not content; the answers above it are', () => {
     const answer = (i: number) => `<div class="answer"><p>Answer ${i}: cook the rice a day ahead, cool it fast on trays, and reheat it in covered pans in the oven.</p></div>`;
@@ -781,6 +793,48 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Answer 2: cook the rice');
     expect(out).not.toContain('Your Answer');
     expect(out).not.toContain('you agree to our terms');
+  });
+  test('an article beside long unnamed link lists (a tag cloud, a monthly archive) is the content, not a fragment of the page', () => {
+    const story = Array.from({ length: 10 }, (_, i) => prose('Wine', i)).join('');
+    const tags = `<ul>${Array.from({ length: 60 }, (_, i) => `<li><a href="/blog?tag=t${i}">Tag number ${i}</a></li>`).join('')}</ul>`;
+    const archive = `<ul>${Array.from({ length: 60 }, (_, i) => `<li><a href="/blog/2024/post-${i}">An older story from the archive, number ${i}</a></li>`).join('')}</ul>`;
+    const html = `<body>${nav}<div class="page"><div class="col-a"><article class="blog-post"><h1>Types of wine</h1>${story}</article></div><div class="col-b"><h3>Tags</h3>${tags}<h3>Archive</h3>${archive}</div></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Wine paragraph 0');
+    expect(out).toContain('Wine paragraph 9');
+    expect(out).not.toContain('Tag number 7');
+    expect(out).not.toContain('older story from the archive, number 3');
+  });
+  test('an author box after the story (About the author, Written by) goes; a section about an author in the story stays', () => {
+    const story = Array.from({ length: 6 }, (_, i) => prose('Index fund', i)).join('');
+    const box = (h: string) => `<section class="box p-8"><h3>${h}</h3><p>Jane Doe is a contributing analyst who has covered personal finance and retirement planning for over ten years.</p></section>`;
+    const html = `<body>${nav}<main><article><h1>Index funds explained</h1>${story}<h2>About the authors of the index</h2><p>Two economists at the exchange designed the index in 1957 and wrote its rules down.</p>${box('About the Author')}</article><aside>${box('Written by Jane Doe')}</aside></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Index fund paragraph 5');
+    expect(out).toContain('Two economists at the exchange');
+    expect(out).not.toContain('About the Author');
+    expect(out).not.toContain('contributing analyst');
+  });
+  test("sections whose ids are a table of contents' jump targets (toc_<slug>) are content; the table of contents is not", () => {
+    const slugs = ['how-they-work', 'how-to-invest-in-them', 'pros-and-cons-listed', 'types-of-index-funds', 'who-should-not-invest'];
+    const toc = `<div id="toc-container"><ul>${slugs.map((s) => `<li><a href="#toc_${s}">Jump to ${s}</a></li>`).join('')}</ul></div>`;
+    const sections = slugs.map((s, i) => `<div id="toc_${s}"><h2>Section ${s}</h2>${prose('Fund', i)}${prose('Fund', i + 10)}</div>`).join('');
+    const html = `<body>${nav}<main><h1>Index funds</h1>${toc}<div class="article-body">${prose('Intro', 0)}${sections}</div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Intro paragraph 0');
+    expect(out).toContain('Fund paragraph 2 ');
+    expect(out).toContain('Fund paragraph 14');
+    expect(out).not.toContain('Jump to how-they-work');
+  });
+  test('an icon button labelled with its action and the item (Save this event: <title>) on every card is dropped; the titles stay', () => {
+    const titles = ['Reverse engineering for modern shops', 'Getting clients from networking events', 'Tech writing for beginners and beyond', 'Green tech and sustainability pitch night', 'A spring workshop on design systems'];
+    const card = (t: string, i: number) => `<li class="event-card"><a href="/e/${i}"><h3>${t}</h3></a><p>Online event, day ${i + 3} at noon, free of charge.</p><div class="card-actions"><span class="icon-SaveButton" role="button"><span class="hidden-label">Save this event: ${t}</span></span><span class="icon-ShareButton" role="button"><span class="hidden-label">Share this event: ${t}</span></span></div></li>`;
+    const html = `<body>${nav}<main><h1>Online tech events</h1><p>Browse the events of the coming weeks, all of them online and most of them free.</p><ul class="results">${titles.map(card).join('')}</ul></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Green tech and sustainability pitch night');
+    expect(out).toContain('free of charge');
+    expect(out).not.toContain('Save this event');
+    expect(out).not.toContain('Share this event');
   });
   test('skip links (Skip to content, Go to Footer: links to a place on the page) are dropped inside the content too; a link that merely starts the same way stays', () => {
     const html = `<body><main id="main"><h1>Kettle</h1><div class="intro">Our best-selling kettle, in brushed steel and glass, boils a full litre in under three minutes and switches itself off when the water is ready. <a href="#content">Skip to content</a> <a href="#footer">Go to Footer</a></div>${Array.from({ length: 3 }, (_, i) => prose('Kettle', i)).join('')}<p>Read the manual, then <a href="/guide">go to the setup guide</a> for the first boil.</p></main></body>`;
