@@ -16,7 +16,7 @@
  */
 import { cloneNode } from 'domhandler';
 import { isAncestor, isTag, textOf, type AnyNode, type Element, type ParentNode } from './dom.ts';
-import { landmarkOf, namesArticleBody, namesPosterPane } from './hints.ts';
+import { hintsOf, landmarkOf, namesArticleBody, namesPosterPane } from './hints.ts';
 import { boilerplateReason, descendable, pruneBoilerplate } from './prune.ts';
 import { blankAlts, cleanConditionally, dropAccountPrompts, dropMediaCaptions, dropPosterPanes, dropRepeatedControls, dropRepeatedQuotes, dropReplySubjects, dropSiblingCopies, separateFusedInlines, type CopyRegistry } from './region-clean.ts';
 import { scoreCandidates } from './scoring.ts';
@@ -68,6 +68,16 @@ export const regionTap: { current?: RegionTap } = {};
 
 /** Below this share of the safely cleaned text (teaser lists aside), the extracted region is a fragment. */
 const MIN_SHARE_OF_SAFE = 0.4;
+/**
+ * The share of the safely cleaned text a region made mostly of repeated short items (slides of a
+ * carousel, cards of a promo strip: `repeatedShortLen`) must hold: such a region is weak evidence.
+ */
+const MIN_SHARE_OF_SAFE_REPEATED = 0.5;
+/** Share (0-1) of a region's text in repeated short items from which the region is weak. */
+const REPEATED_REGION_SHARE = 0.8;
+/** Items under this many characters, at least REPEATED_MIN_ITEMS siblings of one tag and class, are repeated short items. */
+const REPEATED_ITEM_MAX_LEN = 200;
+const REPEATED_MIN_ITEMS = 3;
 const MIN_MAIN_LEN = 25;
 /** A second article-body-named container this large (share of the first) means the name recurs per post. */
 const RECURRING_BODY_SHARE = 0.25;
@@ -136,7 +146,13 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   // (an item grid, whose slogan or banner above is not the content); a declared body is evidence enough.
   // Poster panes the cleaning dropped (`message-user`, hints.ts) count as the region's here: a thread
   // of short posts beside large profile boxes is not a fragment of its page.
-  const least = declared ? 0 : (safeLen - teaserLenOutside(region, listings, stats)) * MIN_SHARE_OF_SAFE;
+  const base = declared ? 0 : safeLen - teaserLenOutside(region, listings, stats);
+  let least = base * MIN_SHARE_OF_SAFE;
+  // A region that is mostly a row of short slides or cards (a hero carousel, a strip of teasers) must
+  // hold more of the page: its items are a page's openers, not its content.
+  if (mainLen >= least && mainLen < base * MIN_SHARE_OF_SAFE_REPEATED && repeatedShortLen(region, stats) >= regionLen * REPEATED_REGION_SHARE) {
+    least = base * MIN_SHARE_OF_SAFE_REPEATED;
+  }
   if (mainLen < least && !proseAmidLinks(region, stats, mainLen, safeLen, safeLink)) {
     const notPanes = cleaned.filter((r) => !namesPosterPane(r.el));
     const withPanes = notPanes.length === cleaned.length ? mainLen : region.reduce((n, el) => n + (el.parent ? lenAfterRemoval(el, stats, notPanes) : 0), 0);
@@ -242,6 +258,37 @@ function teaserLenOutside(region: Element[], listings: ReadonlySet<Element>, sta
     let nested = false;
     for (let p: ParentNode | null = l.parent; p && !nested; p = p.parent) if (listings.has(p as Element)) nested = true;
     if (!nested) n += ls?.len ?? 0;
+  }
+  return n;
+}
+
+/**
+ * Text length (characters, from `stats`) under `region` held by repeated short items: groups of at
+ * least REPEATED_MIN_ITEMS element siblings of one tag and class, each under REPEATED_ITEM_MAX_LEN
+ * characters (slides, cards, short paragraphs side by side), unless their name is a content one (hints.ts
+ * `positive`: `answer`, `post`, `entry`: a thread's short posts); other elements are searched further
+ * down. Removed elements are skipped.
+ */
+function repeatedShortLen(region: Element[], stats: StatsMap): number {
+  let n = 0;
+  const stack: Element[] = region.filter((el) => el.parent);
+  while (stack.length) {
+    const el = stack.pop()!;
+    const groups = new Map<string, Element[]>();
+    for (const k of el.children) {
+      if (!isTag(k)) continue;
+      const key = `${k.name}.${k.attribs.class ?? ''}`;
+      const g = groups.get(key);
+      if (g) g.push(k);
+      else groups.set(key, [k]);
+    }
+    for (const g of groups.values()) {
+      if (g.length >= REPEATED_MIN_ITEMS && !hintsOf(g[0]).positive && g.every((k) => (stats.get(k)?.len ?? 0) < REPEATED_ITEM_MAX_LEN)) {
+        for (const k of g) n += stats.get(k)?.len ?? 0;
+      } else {
+        stack.push(...g);
+      }
+    }
   }
   return n;
 }

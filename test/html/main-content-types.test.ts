@@ -863,4 +863,12 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('KR161 Compact robot');
     expect(out).not.toContain('We and our partners use cookies');
   });
+  test('a region made of repeated short slides (a carousel) must hold half the page, not 0.4: else the safe cleanup keeps the rest', () => {
+    const slide = (i: number) => `<div class="slide"><p>Offer ${i}: fast servers, in twelve regions, with backups, a firewall, and support every day.</p></div>`;
+    const plans = `<div class="plans"><ul>${Array.from({ length: 12 }, (_, i) => `<li><a href="/plan/${i}">Cloud server plan number ${i} with more disk</a></li>`).join('')}</ul></div>`;
+    const html = `<body>${nav}<div class="carousel">${Array.from({ length: 4 }, (_, i) => slide(i)).join('')}</div>${plans}</body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Offer 3: fast servers');
+    expect(out).toContain('Cloud server plan number 11');
+  });
 });
