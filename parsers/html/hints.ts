@@ -264,6 +264,26 @@ function classifyWords(tokens: string[], head: string, anyChrome: boolean): Kind
   return undefined;
 }
 
+/**
+ * Boilerplate words that name what a block says, never how the page is laid out: as a BEM modifier
+ * (`cmp-richtext--disclaimer`) they mark a variant of a content block as fine print or a sign-up box.
+ */
+const VARIANT_WORDS = new Set([
+  'disclaimer', 'disclaimers', 'legal', 'copyright', 'newsletter', 'newsletters', 'subscribe', 'subscription',
+  'signup', 'donate', 'donation', 'cookie', 'cookies', 'consent', 'gdpr', 'paywall', 'sponsored',
+]);
+
+/**
+ * Whether a BEM class name's modifier (the part after its last `--`) is one word that names fine print
+ * or a sign-up box (`cmp-richtext--disclaimer`, `c-text--newsletter`): a variant of a content block
+ * that the site marks as boilerplate, whatever content word the block's own name carries.
+ */
+export function namesBoilerplateVariant(name: string): boolean {
+  const at = name.lastIndexOf('--');
+  if (at <= 0 || at + 2 >= name.length) return false;
+  return VARIANT_WORDS.has(name.slice(at + 2).toLowerCase());
+}
+
 /** The memo of hintsOf: a slot on the element (a WeakMap.set per element cost 4% of a page's conversion). */
 const HINTS = Symbol('trawl.hints');
 type Hinted = Element & { [HINTS]?: Hints };
@@ -334,6 +354,7 @@ export function hintsOf(el: Element): Hints {
   }
   const idName = id && id.length < 80 && !isSlugId(id, el) ? id : undefined;
   if (idName) names.push(idName);
+  let variant = false;
   for (let i = 0; i < names.length; i++) {
     const name = names[i];
     const kind = idName && i === names.length - 1 ? classifyId(name) : classifyName(name);
@@ -344,8 +365,12 @@ export function hintsOf(el: Element): Hints {
     } else if (kind) {
       h[kind] = true;
       if (kind === 'chrome') h.soft = false;
+      if ((kind === 'chrome' || kind === 'junk') && namesBoilerplateVariant(name)) variant = true;
     }
   }
+  // `richtext cmp-richtext--disclaimer`: the modifier says which kind of block this one is; the
+  // block's own content word (here and in the element's other names) no longer outweighs it.
+  if (variant) h.positive = false;
   (el as Hinted)[HINTS] = h;
   return h;
 }

@@ -7,7 +7,7 @@
  * landmark, is never pruned here: the scorer decides.
  */
 import { detach, elementList, elements, HEADING_TAGS, INLINE_TAGS, isAncestor, isTag, normalizeSpace, relink, Text, textOf, type Element, type ParentNode } from './dom.ts';
-import { classifyName, hintsOf, isAuthorHeading, isJunkPhrase, isRecommendationHeading, isReviewHeading, landmarkOf, neutralizeHints } from './hints.ts';
+import { classifyName, hintsOf, isAuthorHeading, namesBoilerplateVariant, isJunkPhrase, isRecommendationHeading, isReviewHeading, landmarkOf, neutralizeHints } from './hints.ts';
 import { softProse, textLength, type StatsMap } from './stats.ts';
 
 /** Content elements never pruned for their class names (`h2.anchorWithStickyNavbar` is a heading). */
@@ -325,6 +325,9 @@ function boilerplateNames(el: Element): string[] {
   for (const name of names) {
     if (!name || name.length >= 80) continue;
     const kind = classifyName(name);
+    // A BEM modifier naming boilerplate (`cmp-richtext--disclaimer`) marks blocks the site set apart
+    // as that kind, however much text they hold together: never a layout name.
+    if ((kind === 'junk' || kind === 'chrome') && namesBoilerplateVariant(name)) continue;
     if (kind === 'junk' || kind === 'chrome' || kind === 'soft') out.push(name.replace(/\d+/g, '0'));
   }
   return out;

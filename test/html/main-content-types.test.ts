@@ -824,6 +824,16 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('About the Author');
     expect(out).not.toContain('contributing analyst');
   });
+  test('fine print in content blocks marked by a BEM modifier (richtext--disclaimer) goes, however long together', () => {
+    const story = Array.from({ length: 5 }, (_, i) => `<div class="richtext text"><div class="cmp-richtext">${prose('Index fund', i)}</div></div>`).join('');
+    const fine = (i: number) => `<div class="richtext text cmp-richtext--disclaimer"><div class="cmp-richtext"><p>Fine print ${i}: all investing is subject to risk, including the possible loss of the money you invest; past performance is no guarantee of future returns, and fees apply.</p></div></div>`;
+    const html = `<body>${nav}<main><div class="grid"><h1>Index funds explained</h1>${story}<div id="disclosures" class="cmp-container">${[0, 1, 2, 3].map(fine).join('')}</div></div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Index fund paragraph 0');
+    expect(out).toContain('Index fund paragraph 4');
+    expect(out).not.toContain('Fine print 0');
+    expect(out).not.toContain('Fine print 3');
+  });
   test("sections whose ids are a table of contents' jump targets (toc_<slug>) are content; the table of contents is not", () => {
     const slugs = ['how-they-work', 'how-to-invest-in-them', 'pros-and-cons-listed', 'types-of-index-funds', 'who-should-not-invest'];
     const toc = `<div id="toc-container"><ul>${slugs.map((s) => `<li><a href="#toc_${s}">Jump to ${s}</a></li>`).join('')}</ul></div>`;
