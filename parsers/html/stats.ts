@@ -283,16 +283,17 @@ export function linkDensity(s: Stats | undefined): number {
 /** Characters outside links, and the largest link density, of a block of prose (softProse). */
 const PROSE_TEXT = 200;
 /** Characters outside links of a `cta`-named block holding a heading that make it a section (softProse). */
-const CTA_SECTION_TEXT = 80;
+const CTA_SECTION_TEXT = 40;
 const PROSE_LINK_DENSITY = 0.25;
 
 /**
  * Whether `el` is boilerplate only by soft class words (`promo`, `cta`, `secondary`: hints.ts) and
  * reads as prose: at least 200 characters outside links and link density under 0.25. Such a block is
  * a marketing page's own section, not a teaser (prune.ts, region-clean.ts). A `cta`-named block
- * holding a heading needs only 80 characters: a call-to-action section is a heading and a line
- * ("Ready to modernize? Our team maps your data estate in two weeks ..."), which service pages'
- * main text keeps; short `promo`, `dropdown` or `links` blocks are teasers and menus.
+ * holding a heading needs only 40 characters (heading included): a call-to-action section is a
+ * heading and a line ("Plan your migration. Book a two-week assessment with our engineers."),
+ * which service pages' main text keeps; a bare "Talk to us. Get in touch today." stays below the bar,
+ * and short `promo`, `dropdown` or `links` blocks are teasers and menus.
  */
 export function softProse(el: Element, s: Stats): boolean {
   const h = hintsOf(el);

@@ -550,6 +550,15 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Our team maps your data estate');
     expect(out).not.toContain('Join the free session');
   });
+  test('a cta-named section of a heading and a short line (40-80 characters) is content; a bare call to act is pruned', () => {
+    const cta = '<div class="cta-block"><h3>Plan your migration</h3><p>Book a two-week assessment with our engineers.</p></div>';
+    const bare = '<div class="cta-strip"><h3>Talk to us</h3><p>Get in touch today.</p></div>';
+    const html = `<body>${nav}<div class="page"><h1>Cloud migration</h1>${Array.from({ length: 10 }, (_, i) => prose('Migration', i)).join('')}${cta}${prose('Migration', 10)}${bare}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Migration paragraph 10');
+    expect(out).toContain('Book a two-week assessment');
+    expect(out).not.toContain('Get in touch today');
+  });
   test('a section rendered once per screen size (copies hidden by CSS) comes out once', () => {
     const hero = '<h2>Plan together</h2><p>Boards, docs and timelines in one place, so the whole team sees the same plan and nobody works from an old copy.</p>';
     const html = `<body>${nav}<main><div class="hero"><div class="variant-desktop">${hero}</div><div class="variant-tablet">${hero}</div><div class="variant-phone">${hero}</div></div>${prose('Service', 1)}${prose('Service', 2)}<ul><li>Yes</li><li>Yes</li></ul></main></body>`;
