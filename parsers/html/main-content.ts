@@ -137,7 +137,8 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   // better answer (the item grid below the header is the content).
   if (!declared && region.some((el) => insideAny(el, safeDropped))) return undefined;
   const regionLen = region.reduce((n, el) => n + (stats.get(el)?.len ?? 0), 0);
-  const cleaned = cleanConditionally(region, stats, scores, regionLen);
+  const wrappedCards: Element[] = [];
+  const cleaned = cleanConditionally(region, stats, scores, regionLen, wrappedCards);
   const mainLen = region.reduce((n, el) => n + (el.parent ? lenAfterRemoval(el, stats, cleaned) : 0), 0);
   if (mainLen < MIN_MAIN_LEN) return undefined;
   // A region holding a small part of what the safe cleanup keeps is a fragment of the content (an
@@ -153,10 +154,13 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   if (mainLen >= least && mainLen < base * MIN_SHARE_OF_SAFE_REPEATED && repeatedShortLen(region, stats) >= regionLen * REPEATED_REGION_SHARE) {
     least = base * MIN_SHARE_OF_SAFE_REPEATED;
   }
-  if (mainLen < least && !proseAmidLinks(region, stats, mainLen, safeLen, safeLink)) {
+  // Card info blocks kept only because their wrappers are items of a linked-card grid do not count
+  // here: the grid is the content when the region is, they must not turn a fragment into a region.
+  const cardsLen = wrappedCardsLen(wrappedCards, region, stats, cleaned);
+  if (mainLen - cardsLen < least && !proseAmidLinks(region, stats, mainLen, safeLen, safeLink)) {
     const notPanes = cleaned.filter((r) => !namesPosterPane(r.el));
     const withPanes = notPanes.length === cleaned.length ? mainLen : region.reduce((n, el) => n + (el.parent ? lenAfterRemoval(el, stats, notPanes) : 0), 0);
-    if (withPanes < least) return undefined;
+    if (withPanes - cardsLen < least) return undefined;
   }
 
   const kept = region.filter((el) => el.parent);
@@ -239,6 +243,45 @@ function firstNamedBody(top: Element, min: number, stats: StatsMap): Element | u
     for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
   }
   return undefined;
+}
+
+/**
+ * Text (characters) of the wrapped card blocks (`cleanConditionally`'s `wrappedCards`, inner first)
+ * still in the region after cleaning, each counted once (an outer block holding an inner one replaces
+ * it), less what the cleaning removed inside them (`removed`, as in `lenAfterRemoval`).
+ */
+function wrappedCardsLen(cards: Element[], region: Element[], stats: StatsMap, removed: { el: Element; parent: ParentNode }[]): number {
+  if (!cards.length) return 0;
+  const roots = new Set<AnyNode>(region);
+  const outer = new Set<Element>();
+  for (const c of cards) {
+    let attached = false;
+    for (let p: AnyNode | null = c; p; p = p.parent as AnyNode | null) {
+      if (roots.has(p)) {
+        attached = true;
+        break;
+      }
+    }
+    if (!attached) continue;
+    for (const o of outer) if (isAncestor(c, o)) outer.delete(o);
+    outer.add(c);
+  }
+  let n = 0;
+  for (const c of outer) n += stats.get(c)?.len ?? 0;
+  if (!outer.size) return 0;
+  const parentAt = new Map<ParentNode, ParentNode>();
+  for (const { el, parent } of removed) parentAt.set(el, parent);
+  for (const { el, parent } of removed) {
+    let outermost = true;
+    for (let p: ParentNode | null | undefined = parent; p; p = p.parent ?? parentAt.get(p)) {
+      if (outer.has(p as Element)) {
+        if (outermost) n -= stats.get(el)?.len ?? 0;
+        break;
+      }
+      if (parentAt.has(p)) outermost = false;
+    }
+  }
+  return n;
 }
 
 /** A teaser list at least this link-dense (0-1) has cards that are links whole: an item grid. */

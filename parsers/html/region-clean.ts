@@ -19,10 +19,12 @@ const CONDITIONAL_TAGS = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', '
  * Readability-style conditional cleaning of the chosen region (in place).
  * @param regionLen text length of the whole region (elements holding > 40% of it are kept)
  * @param scores paragraph scores from scoring.ts
+ * @param wrappedCards if given, receives the blocks kept only because they are a linked card's info
+ *   block inside wrappers of a card grid item (`wrappedLinkedCard`), in visit order (inner first)
  * @returns the removed elements in removal order (descendants before ancestors), each with its parent
  *   at removal
  */
-export function cleanConditionally(region: ParentNode[], stats: StatsMap, scores: Map<Element, number>, regionLen: number): { el: Element; parent: ParentNode }[] {
+export function cleanConditionally(region: ParentNode[], stats: StatsMap, scores: Map<Element, number>, regionLen: number, wrappedCards?: Element[]): { el: Element; parent: ParentNode }[] {
   const removed: { el: Element; parent: ParentNode }[] = [];
   const detach = (el: Element) => {
     removed.push({ el, parent: el.parent! });
@@ -48,13 +50,18 @@ export function cleanConditionally(region: ParentNode[], stats: StatsMap, scores
       const s = stats.get(el);
       if (!s) continue;
       if (s.len > regionLen * MAJOR_SHARE) continue;
-      if (shouldDrop(el, s, stats, scores, regionLen, !!major && major.has(`${el.name}.${el.attribs.class ?? ''}`))) detach(el);
+      const drop = shouldDrop(el, s, stats, scores, regionLen, !!major && major.has(`${el.name}.${el.attribs.class ?? ''}`));
+      if (drop === true) detach(el);
+      else if (drop === WRAPPED_CARD) wrappedCards?.push(el);
     }
   }
   return removed;
 }
 
-function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element, number>, regionLen: number, namedLikeMajor = false): boolean {
+/** What `shouldDrop` answers for a block kept only by the wrapped linked-card exemption. */
+const WRAPPED_CARD = 'wrapped-card';
+
+function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element, number>, regionLen: number, namedLikeMajor = false): boolean | typeof WRAPPED_CARD {
   // A block of prose under a soft name (`promo`, `cta`: hints.ts), or named as the region's major
   // blocks, is not penalized for its name.
   const weight = softProse(el, s) || namedLikeMajor ? Math.max(0, classWeight(el)) : classWeight(el);
@@ -81,7 +88,9 @@ function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element,
   }
   if (s.headings > 0 && ld < 0.5) return false;
   if (s.img > 1 && s.p / s.img < 0.5 && s.len < 200 && el.name !== 'figure' && !holdsProse(el, stats)) return true;
-  if (weight < 25 && ld > 0.33 && s.len < 800 && !(ld < MAX_CARD_LINK_DENSITY ? isGridItem(el, stats, regionLen) : isLinkedCardGridItem(el, stats, regionLen))) return true;
+  if (weight < 25 && ld > 0.33 && s.len < 800 && !(ld < MAX_CARD_LINK_DENSITY ? isGridItem(el, stats, regionLen) : isLinkedCardGridItem(el, stats, regionLen))) {
+    return wrappedLinkedCard(el, stats, regionLen) ? WRAPPED_CARD : true;
+  }
   if (weight >= 25 && ld > 0.5) return true;
   return false;
 }
@@ -155,6 +164,26 @@ function isLinkedCardGridItem(el: Element, stats: StatsMap, regionLen: number): 
   if (!byKey) linkedCardMemo.set(parent, (byKey = new Map()));
   byKey.set(key, ok);
   return ok;
+}
+
+/** Wrappers above a card's info block searched for the grid item of linked cards. */
+const CARD_WRAPPER_LEVELS = 2;
+
+/**
+ * Whether `el` is all the text of up to CARD_WRAPPER_LEVELS wrappers above it, one of which is a
+ * grid item of one-target cards (`isLinkedCardGridItem`): a card's info block (its title link and
+ * price) under `li.item > div.card-inner`, whose image link holds no text.
+ */
+function wrappedLinkedCard(el: Element, stats: StatsMap, regionLen: number): boolean {
+  const len = stats.get(el)?.len ?? 0;
+  let cur: Element = el;
+  for (let i = 0; i < CARD_WRAPPER_LEVELS; i++) {
+    const p = cur.parent;
+    if (!p || !isTag(p as Element) || (stats.get(p as Element)?.len ?? 0) !== len) return false;
+    cur = p as Element;
+    if (isLinkedCardGridItem(cur, stats, regionLen)) return true;
+  }
+  return false;
 }
 
 /** Number of distinct link targets (`href` values) under `el`. */

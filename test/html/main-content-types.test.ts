@@ -576,6 +576,26 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Together we can do more with less');
     expect(out).not.toContain('Menu 3');
   });
+  test("a card's info block (title link and price) inside wrappers of a one-target grid item is kept; a link menu in the page is not", () => {
+    const card = (i: number) => `<div class="product-card"><a href="/p/lamp-${i}"><img src="/i/${i}.jpg" alt=""></a><div class="card-inner"><div class="card-info"><a href="/p/lamp-${i}">Brass desk lamp model ${i} with linen shade</a> <span>$${40 + i}</span></div></div></div>`;
+    const menu = `<div class="related"><a href="/c/a">Floor lamps and standing lights</a> <a href="/c/b">Ceiling lights and pendants</a> <a href="/c/c">Wall lights</a></div>`;
+    const html = `<body>${nav}<main><h1>Desk lamps</h1>${prose('Lamp', 1)}${prose('Lamp', 2)}<div class="grid">${Array.from({ length: 8 }, (_, i) => card(i)).join('')}</div>${menu}</main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Lamp paragraph 2');
+    expect(out).toContain('Brass desk lamp model 0 with linen shade');
+    expect(out).toContain('Brass desk lamp model 7 with linen shade');
+    expect(out).toContain('$47');
+    expect(out).not.toContain('Ceiling lights and pendants');
+  });
+  test('wrapped card info blocks kept by the grid exemption do not lift a fragment over the check: the safe cleanup keeps the offers', () => {
+    const card = (i: number) => `<div class="result"><a href="/r/${i}"><img src="/i/${i}.jpg" alt=""></a><div class="result-inner"><div class="result-info"><a href="/r/${i}">Oak dining table for six, item ${i}</a> <span>$${300 + i}</span></div></div></div>`;
+    const offer = (i: number) => `<div class="offer"><a href="/o/${i}">Walnut bench offer ${i} from a partner shop</a> <a href="/shop/${i}">Partner shop ${i}</a> <a href="/o/${i}/compare">Compare prices</a></div>`;
+    const html = `<body>${nav}<main><h1>Dining tables</h1><p>Tables for every room.</p><div class="results">${Array.from({ length: 8 }, (_, i) => card(i)).join('')}</div><div class="offers">${Array.from({ length: 4 }, (_, i) => offer(i)).join('')}</div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Oak dining table for six, item 7');
+    expect(out).toContain('Walnut bench offer 3 from a partner shop');
+    expect(out).not.toContain('Menu 3');
+  });
   test("a card wrapped whole in a link keeps its header-named title block; the page's header goes", () => {
     const job = (i: number) => `<li class="job"><a href="/jobs/${i}"><div class="job__header"><h3>Backend engineer ${i}</h3><p>${i + 1}d</p></div><p class="company">Company ${i} Ltd</p><p>Full-Time, anywhere in the world, salary from 90,000 to 120,000 USD, four weeks of paid leave, equipment provided</p></a></li>`;
     const html = `<body><div class="site-header"><a href="/">Jobs</a> <a href="/post">Post a job</a></div><div class="content"><h1>Remote backend jobs</h1><ul class="jobs">${Array.from({ length: 8 }, (_, i) => job(i)).join('')}</ul></div></body>`;
