@@ -105,7 +105,7 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   const safeDropped = new Set<Element>();
   const unsafe = boilerplateLen(root, stats, total, true, safeDropped);
   const safeLen = total - unsafe.len;
-  const safeLink = rootLink(root, stats) - unsafe.link;
+  const safeLink = rootLen(root, stats, 'link') - unsafe.link;
   const tap = regionTap.current;
   const tapState = tap?.before(root, stats);
   updateAfterRemoval(stats, root, pruneBoilerplate(root, stats, false, opts.product));
@@ -355,21 +355,15 @@ function proseAmidLinks(region: Element[], stats: StatsMap, mainLen: number, saf
   return safeLink - regionLink >= (safeLen - regionLen) * LINK_LISTS_SHARE && prose >= MIN_PROSE_REGION && prose >= (safeLen - safeLink) * MIN_SHARE_OF_SAFE;
 }
 
-/** Link text length under `root` (the sum over its children, as `rootLen` without the root's own stats). */
-function rootLink(root: ParentNode, stats: StatsMap): number {
+/**
+ * Text length (`len`, default) or link text length (`link`) under `root`, in characters: computeStats
+ * does not measure a root that is not an element, so its children are summed.
+ */
+function rootLen(root: ParentNode, stats: StatsMap, measure: 'len' | 'link' = 'len'): number {
   const own = isTag(root as Element) ? stats.get(root as Element) : undefined;
-  if (own) return own.link;
+  if (own) return own[measure];
   let n = 0;
-  for (const c of root.children) if (isTag(c)) n += stats.get(c)?.link ?? 0;
-  return n;
-}
-
-/** Text length under `root` (computeStats does not measure the root itself: its children are summed). */
-function rootLen(root: ParentNode, stats: StatsMap): number {
-  const own = isTag(root as Element) ? stats.get(root as Element) : undefined;
-  if (own) return own.len;
-  let n = 0;
-  for (const c of root.children) if (isTag(c)) n += stats.get(c)?.len ?? 0;
+  for (const c of root.children) if (isTag(c)) n += stats.get(c)?.[measure] ?? 0;
   return n;
 }
 
