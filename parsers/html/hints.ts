@@ -198,10 +198,7 @@ const PRICE_WORDS = new Set(['price', 'sale']);
 
 /** `tokens` without each `tag` that follows a price word: a price tag is the item's price, not its tags. */
 function withoutPriceTags(tokens: string[]): string[] {
-  for (let i = 1; i < tokens.length; i++) {
-    if (tokens[i] === 'tag' && PRICE_WORDS.has(tokens[i - 1])) return tokens.filter((t, j) => !(t === 'tag' && j > 0 && PRICE_WORDS.has(tokens[j - 1])));
-  }
-  return tokens;
+  return tokens.includes('tag') ? tokens.filter((t, j) => !(t === 'tag' && j > 0 && PRICE_WORDS.has(tokens[j - 1]))) : tokens;
 }
 
 /** The last token that is not a modifier (`wrapper`, `inner` ...), else the last token. */
@@ -503,7 +500,15 @@ const JUNK_PHRASES =
 
 /** Whether a short text is a known boilerplate label. */
 export function isJunkPhrase(text: string): boolean {
-  return text.length <= 60 && JUNK_PHRASES.test(text.trim().replace(/[\s:.…»›>|-]+$/, ''));
+  return labelMatches(JUNK_PHRASES, text, 60);
+}
+
+/** Trailing white space and punctuation of a label ("Related:", "You may also like ›"). */
+const LABEL_TAIL = /[\s:.…»›>|-]+$/;
+
+/** Whether `text` is at most `max` characters and, trimmed of LABEL_TAIL, matches `re` (not global). */
+function labelMatches(re: RegExp, text: string, max: number): boolean {
+  return text.length <= max && re.test(text.trim().replace(LABEL_TAIL, ''));
 }
 
 /**
@@ -517,7 +522,7 @@ const RECOMMENDATION_HEADINGS =
 
 /** Whether a heading's text labels a block of recommendations ("You may also like", "Similar items"). */
 export function isRecommendationHeading(text: string): boolean {
-  return text.length <= 80 && RECOMMENDATION_HEADINGS.test(text.trim().replace(/[\s:.…»›>|-]+$/, ''));
+  return labelMatches(RECOMMENDATION_HEADINGS, text, 80);
 }
 
 /**
@@ -528,7 +533,7 @@ const AUTHOR_HEADINGS = /^(about the (authors?|writers?|reviewers?|contributors?
 
 /** Whether a heading's text labels an author box ("About the author", "Written by Jane Doe"). */
 export function isAuthorHeading(text: string): boolean {
-  return text.length <= 80 && AUTHOR_HEADINGS.test(text.trim().replace(/[\s:.…»›>|-]+$/, ''));
+  return labelMatches(AUTHOR_HEADINGS, text, 80);
 }
 
 /**
@@ -542,5 +547,5 @@ const REVIEW_HEADINGS =
 
 /** Whether a heading's text labels a block of customer reviews ("Customer reviews", "Ratings & Reviews"). */
 export function isReviewHeading(text: string): boolean {
-  return text.length <= 80 && REVIEW_HEADINGS.test(text.trim().replace(/[\s:.…»›>|-]+$/, ''));
+  return labelMatches(REVIEW_HEADINGS, text, 80);
 }

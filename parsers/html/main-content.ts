@@ -252,17 +252,10 @@ function firstNamedBody(top: Element, min: number, stats: StatsMap): Element | u
  */
 function wrappedCardsLen(cards: Element[], region: Element[], stats: StatsMap, removed: { el: Element; parent: ParentNode }[]): number {
   if (!cards.length) return 0;
-  const roots = new Set<AnyNode>(region);
+  const roots = new Set(region);
   const outer = new Set<Element>();
   for (const c of cards) {
-    let attached = false;
-    for (let p: AnyNode | null = c; p; p = p.parent as AnyNode | null) {
-      if (roots.has(p)) {
-        attached = true;
-        break;
-      }
-    }
-    if (!attached) continue;
+    if (!insideAny(c, roots)) continue;
     for (const o of outer) if (isAncestor(c, o)) outer.delete(o);
     outer.add(c);
   }
@@ -430,16 +423,14 @@ function lenAfterRemoval(top: Element, stats: StatsMap, removed: { el: Element; 
 }
 
 /** Whether `el` or one of its ancestors is in `set`. */
-function insideAny(el: Element, set: ReadonlySet<Element>): boolean {
+function insideAny(el: Element, set: ReadonlySet<unknown>): boolean {
   if (!set.size) return false;
-  for (let p: ParentNode | null = el; p; p = p.parent) if (set.has(p as Element)) return true;
+  for (let p: ParentNode | null = el; p; p = p.parent) if (set.has(p)) return true;
   return false;
 }
 
 function isInside(el: Element, nodes: AnyNode[]): boolean {
-  const set = new Set<unknown>(nodes);
-  for (let p: ParentNode | Element | null = el; p; p = p.parent) if (set.has(p)) return true;
-  return false;
+  return insideAny(el, new Set(nodes));
 }
 
 

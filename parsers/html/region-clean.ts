@@ -3,7 +3,7 @@
  * drops link lists, leftover widgets, forms, image clusters and near-empty blocks, and "Read more:
  * <link>" promo paragraphs, while never removing headings, code, data tables or the bulk of the text.
  */
-import { detach as detachNode, elementList, elements, HEADING_TAGS, isAncestor, isSpaceCode, isTag, nonSpaceLength, normalizeSpace, postOrder, relink, textOf, type AnyNode, type Element, type ParentNode, Text } from './dom.ts';
+import { detach as detachNode, elementList, elements, HEADING_TAGS, isAncestor, isSpaceCode, isTag, likeSiblings, nonSpaceLength, normalizeSpace, postOrder, relink, textOf, type AnyNode, type Element, type ParentNode, Text } from './dom.ts';
 import { classWeight } from './scoring.ts';
 import { classTokens, namesGenericMetaOnly } from './hints.ts';
 import { linkDensity, softProse, type Stats, type StatsMap } from './stats.ts';
@@ -122,17 +122,10 @@ const MIN_GRID_SHARE = 0.2;
  * same tag and class that together hold a good share of the region's text.
  */
 function isGridItem(el: Element, stats: StatsMap, regionLen: number): boolean {
-  const parent = el.parent;
-  if (!parent) return false;
-  const key = el.attribs.class ?? '';
-  let n = 0;
-  let len = 0;
-  for (const c of parent.children) {
-    if (!isTag(c) || c.name !== el.name || (c.attribs.class ?? '') !== key) continue;
-    n++;
-    len += stats.get(c)?.len ?? 0;
-  }
-  return n >= MIN_GRID_ITEMS && len >= regionLen * MIN_GRID_SHARE;
+  if (!el.parent) return false;
+  const items = likeSiblings(el);
+  const len = items.reduce((n, c) => n + (stats.get(c)?.len ?? 0), 0);
+  return items.length >= MIN_GRID_ITEMS && len >= regionLen * MIN_GRID_SHARE;
 }
 
 /** A card wrapped in its link holds at least this much text (characters): a name, not a menu label. */
@@ -155,12 +148,7 @@ function isLinkedCardGridItem(el: Element, stats: StatsMap, regionLen: number): 
   let byKey = linkedCardMemo.get(parent);
   const known = byKey?.get(key);
   if (known !== undefined) return known;
-  let ok = isGridItem(el, stats, regionLen);
-  for (const c of parent.children) {
-    if (!ok) break;
-    if (!isTag(c) || c.name !== el.name || (c.attribs.class ?? '') !== (el.attribs.class ?? '')) continue;
-    ok = (stats.get(c)?.len ?? 0) >= MIN_LINKED_CARD_CHARS && linkTargets(c) <= 1;
-  }
+  const ok = isGridItem(el, stats, regionLen) && likeSiblings(el).every((c) => (stats.get(c)?.len ?? 0) >= MIN_LINKED_CARD_CHARS && linkTargets(c) <= 1);
   if (!byKey) linkedCardMemo.set(parent, (byKey = new Map()));
   byKey.set(key, ok);
   return ok;
@@ -391,9 +379,7 @@ function inRepeatedItem(img: Element, top: ParentNode, textAt: (n: ParentNode) =
     if (el.name === 'p') continue;
     let n = likes.get(el);
     if (n === undefined) {
-      n = 0;
-      const key = el.attribs.class ?? '';
-      for (const c of el.parent.children) if (isTag(c) && c.name === el.name && (c.attribs.class ?? '') === key) n++;
+      n = likeSiblings(el).length;
       likes.set(el, n);
     }
     if (n >= MIN_LIKE_ITEMS) return normalizeSpace(textAt(el)).length <= MAX_ITEM_CHARS;

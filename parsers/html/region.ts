@@ -6,7 +6,7 @@
  * figures, code, tables, lists) or lead into them (title, lead image); then the ancestors whose
  * further text is prose rather than links (`expandRegion`).
  */
-import { HEADING_TAGS, isAncestor, isTag, textOf, type Element, type ParentNode } from './dom.ts';
+import { HEADING_TAGS, isAncestor, isTag, likeSiblings, textOf, type Element, type ParentNode } from './dom.ts';
 import { hintsOf } from './hints.ts';
 import { isListing } from './listing.ts';
 import { finalScore } from './scoring.ts';
@@ -206,9 +206,7 @@ function inRepeatedItem(el: Element): boolean {
   for (let i = 0; i <= ITEM_LEVELS; i++) {
     const p = cur.parent;
     if (!p || !isTag(p)) return false;
-    const cls = cur.attribs.class ?? '';
-    let like = 0;
-    for (const c of p.children) if (isTag(c) && c.name === cur.name && (c.attribs.class ?? '') === cls && ++like >= MIN_LIKE_ITEMS) return true;
+    if (likeSiblings(cur).length >= MIN_LIKE_ITEMS) return true;
     cur = p;
   }
   return false;
