@@ -26,19 +26,24 @@ export function pageFile(url: string): string {
   return `${slug.slice(0, 180)}.md`;
 }
 
-/** Every document of a crawl status (follows `next`). */
-async function allPages(api: ApiCaller, id: string): Promise<{ status: any; docs: any[] }> {
-  const first = await api('GET', `/v2/crawl/${id}`);
+/**
+ * The crawl's status and the documents completed after the first `skip` (follows `next` while pages
+ * bring documents: a running crawl always answers with a `next`, so an empty page ends the round).
+ */
+async function pagesAfter(api: ApiCaller, id: string, skip: number): Promise<{ status: any; docs: any[] }> {
+  const first = await api('GET', `/v2/crawl/${id}?skip=${skip}`);
   if (first.status !== 200) throw new Error(`crawl status: ${first.body?.error ?? first.status}`);
+  let status = first.body;
   const docs = [...(first.body.data ?? [])];
-  for (let next = first.body.next; next; ) {
+  for (let next = first.body.data?.length ? first.body.next : undefined; next; ) {
     const u = new URL(next);
     const page = await api('GET', u.pathname + u.search);
     if (page.status !== 200) throw new Error(`crawl status: ${page.body?.error ?? page.status}`);
+    status = page.body;
     docs.push(...(page.body.data ?? []));
-    next = page.body.next;
+    next = page.body.data?.length ? page.body.next : undefined;
   }
-  return { status: first.body, docs };
+  return { status, docs };
 }
 
 /**
@@ -70,9 +75,11 @@ export async function crawlToDir(api: ApiCaller, body: Record<string, unknown>, 
     : undefined;
   const t0 = Date.now();
   let written = 0;
+  let seen = 0;
   bar?.start(1, 0, { rate: '0.0', errors: 0 });
   for (;;) {
-    const { status, docs } = await allPages(api, id);
+    const { status, docs } = await pagesAfter(api, id, seen);
+    seen += docs.length;
     for (const doc of docs) {
       const url = doc.metadata?.sourceURL ?? doc.metadata?.url;
       if (!url) continue;

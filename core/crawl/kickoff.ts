@@ -18,21 +18,39 @@ import { readSitemaps, sitemapCandidates } from './sitemap.ts';
 import { urlKey } from './url-key.ts';
 import { webhookDeps } from './webhook-deps.ts';
 
-/** How long a kickoff may run before another process may take it over, s. */
-const KICKOFF_LEASE_S = 120;
+/**
+ * How long a kickoff's claim lasts without renewal, ms. The running process renews it every third of
+ * this, so a kickoff whose process died is taken over by the reconciler within about this long (a
+ * crawl interrupted at its start resumes in seconds, not minutes).
+ */
+const KICKOFF_LEASE_MS = 15_000;
 /** Sitemap URLs read at most, whatever the limit. */
 const MAX_SITEMAP_URLS = 100_000;
 
 /** Runs the kickoff of crawl `jobId` if no other process is running it. */
 export async function runKickoff(services: Services, jobId: string, signal?: AbortSignal): Promise<void> {
   const claimed = await services.db.query<{ options: Record<string, any> }>(
-    `update crawl_jobs set kickoff = 'running', kickoff_lease = now() + interval '${KICKOFF_LEASE_S} seconds', updated_at = now()
+    `update crawl_jobs set kickoff = 'running', kickoff_lease = now() + ($2::int * interval '1 millisecond'), updated_at = now()
      where id = $1 and state = 'running' and (kickoff = 'pending' or (kickoff = 'running' and kickoff_lease < now()))
      returning options`,
-    [jobId],
+    [jobId, KICKOFF_LEASE_MS],
   );
   if (claimed.length === 0) return;
-  const options = claimed[0].options.crawler as CrawlerOptions;
+  const renew = setInterval(() => {
+    services.db
+      .query(`update crawl_jobs set kickoff_lease = now() + ($2::int * interval '1 millisecond') where id = $1 and kickoff = 'running'`, [jobId, KICKOFF_LEASE_MS])
+      .catch((err) => services.log.warn({ err, jobId }, 'crawl kickoff lease renewal failed'));
+  }, KICKOFF_LEASE_MS / 3);
+  try {
+    await discover(services, jobId, claimed[0].options, signal);
+  } finally {
+    clearInterval(renew);
+  }
+}
+
+/** The kickoff's work once claimed: robots, start URL, sitemaps, the first window queued. */
+async function discover(services: Services, jobId: string, stored: Record<string, any>, signal?: AbortSignal): Promise<void> {
+  const options = stored.crawler as CrawlerOptions;
   const log = services.log.child({ jobId, component: 'crawl' });
   const deps = { ...services, log };
   const ctx = crawlContext(jobId, options);
