@@ -902,6 +902,15 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('KR161 Compact robot');
     expect(out).not.toContain('We and our partners use cookies');
   });
+  test("Webflow's conditionally hidden blocks (w-condition-invisible: display none) are not content; a class merely starting so is", () => {
+    const story = Array.from({ length: 6 }, (_, i) => prose('Moving', i)).join('');
+    const gated = '<div class="layout__gated w-condition-invisible"><p>Check your email, your download is on the way to your inbox now.</p></div>';
+    const shown = '<div class="w-condition-invisible-not"><p>This block is shown to every reader of the page, with the rest.</p></div>';
+    const out = pageToMarkdown(`<body>${nav}<article><h1>Moving guide</h1>${story}${gated}${shown}</article></body>`);
+    expect(out).toContain('Moving paragraph 5');
+    expect(out).not.toContain('your download is on the way');
+    expect(out).toContain('shown to every reader');
+  });
   test('small blocks after the story inside the main landmark (an appeal, a next-step box) go; a next section of the same kind stays', () => {
     const story = Array.from({ length: 10 }, (_, i) => prose('Tutoring', i)).join('');
     const appeal = '<div class="box-yellow"><h3>Enjoyed this piece?</h3><p>We need your help to keep publishing: give what you can today.</p></div>';
