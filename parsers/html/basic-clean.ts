@@ -1,8 +1,8 @@
 /**
  * The cleanup every output gets, with or without `onlyMainContent`: drops elements that never carry
  * readable content (scripts, styles, templates, iframes, forms controls, SVG, comments), hidden
- * elements (`hidden`, `popover`, `aria-hidden="true"`, inline `display:none`/`visibility:hidden`),
- * except closed tab and accordion panels (`role=tabpanel`, prose panels named by `aria-controls`), unless they hold
+ * elements (`hidden`, `popover`, `aria-hidden="true"`, inline `display:none`/`visibility:hidden`,
+ * Webflow's `w-condition-invisible` class), except closed tab and accordion panels (`role=tabpanel`, prose panels named by `aria-controls`), unless they hold
  * most of the page (anti-flash-of-unstyled-content wrappers), heading permalink anchors (`¶`), line
  * number gutters in code, tracking pixels, and flattens pathological nesting so later recursive steps
  * (serialization with dom-serializer, which recurses) cannot overflow the stack.
@@ -34,12 +34,16 @@ const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s
 const PERMALINK_TEXT = /^(?:|¶|#|§|🔗|∞|⚓|link|permalink|anchor|\u00b6\s*)$/i;
 const GUTTER = /(?:^|\s)(?:linenos?|lineno|line-numbers?(?:-rows)?|gutter|ln-num|hljs-ln-numbers)(?:\s|$)/i;
 
+const WEBFLOW_HIDDEN = /(?:^|\s)w-condition-invisible(?:\s|$)/;
+
 function isHidden(el: Element): boolean {
   const a = el.attribs;
   // A popover is hidden until opened (UA style `[popover]:not(:popover-open) { display: none }`).
   if (a.hidden !== undefined || a.popover !== undefined) return true;
   if (a['aria-hidden']?.toLowerCase() === 'true') return true;
   if (el.name === 'input' && a.type?.toLowerCase() === 'hidden') return true;
+  // Webflow's conditional visibility: `.w-condition-invisible { display: none !important }`.
+  if (a.class !== undefined && WEBFLOW_HIDDEN.test(a.class)) return true;
   return a.style !== undefined && HIDDEN_STYLE.test(a.style);
 }
 

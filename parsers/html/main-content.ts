@@ -10,12 +10,13 @@
  *    (or the page's single `main` landmark around it), plus the siblings that belong with it, widened to
  *    the ancestors whose further text reads as content, not links; else the single `main` landmark.
  * 3. Clean the region conditionally (region-clean.ts: link lists, widgets, forms, promos, picture
- *    captions) and put the page's title heading (title.ts) back in front when it was outside the region.
+ *    captions; small blocks after the story inside the `main` landmark it gave way to) and put the
+ *    page's title heading (title.ts) back in front when it was outside the region.
  * 4. When that leaves almost nothing (pages that are mostly a list or a table), the caller falls back to
  *    the safe cleanup (`safeCleanup`): only landmark chrome and chrome/junk-named blocks are dropped.
  */
 import { cloneNode } from 'domhandler';
-import { isAncestor, isTag, textOf, type AnyNode, type Element, type ParentNode } from './dom.ts';
+import { detach, isAncestor, isTag, likeSiblings, textOf, type AnyNode, type Element, type ParentNode } from './dom.ts';
 import { hintsOf, landmarkOf, namesArticleBody, namesPosterPane } from './hints.ts';
 import { boilerplateReason, descendable, pruneBoilerplate } from './prune.ts';
 import { blankAlts, cleanConditionally, dropAccountPrompts, dropMediaCaptions, dropPosterPanes, dropRepeatedControls, dropRepeatedQuotes, dropReplySubjects, dropSiblingCopies, separateFusedInlines, type CopyRegistry } from './region-clean.ts';
@@ -120,6 +121,7 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   // region widens to the prose around it; not when the site names an article body there.
   const named = namedArticleBody(top, stats);
   const main = named ? undefined : mainLandmark(stats);
+  const best = top;
   if (main && isAncestor(main, top)) top = main;
   const merged = mergeSiblings(root, top, stats, scores);
   let region = named ? merged : expandRegion(root, merged, stats, listings);
@@ -164,6 +166,8 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   }
 
   const kept = region.filter((el) => el.parent);
+  // Small blocks after the story inside the landmark it gave way to: appeals, CTA boxes, author cards.
+  if (main && top === main && best !== main) dropTrailingAppendages(main, best, stats);
   blankAlts(kept);
   // Picture captions (credits, descriptions) are not the story's text; code and quote captions stay.
   if (opts.captions !== false) dropMediaCaptions(kept);
@@ -195,6 +199,52 @@ export function safeCleanup(root: ParentNode, opts: MainContentOptions = {}): vo
   dropSiblingCopies(root as AnyNode);
   dropRepeatedControls([root]);
   separateFusedInlines([root]);
+}
+
+/** A block after the best container inside the main landmark, under this share (0-1) of its text, is an appendage. */
+const APPENDAGE_SHARE = 0.3;
+/** ... when the best container holds at least this share (0-1) of the landmark's text (the landmark is mostly the story). */
+const MIN_BEST_SHARE = 0.5;
+/** More blocks than this after the best container's branch, at one level, are the landmark's own items, not appendages. */
+const MAX_APPENDAGES = 6;
+/** A list or table under this link density (0-1) after the story is a section of the landmark, not an appendage. */
+const MAX_SECTION_LINK_DENSITY = 0.3;
+
+/**
+ * Drops the small blocks that follow the best-scoring container (`best`) inside the main landmark the
+ * region gave way to (`main`), when `best` holds at least MIN_BEST_SHARE of the landmark's text: at
+ * each level from `best` up to `main`, the element siblings after the branch holding `best` that hold
+ * some text but under APPENDAGE_SHARE of `best`'s, are not of the branch's tag and class, repeat no
+ * tag and class among their siblings, and hold no list or table of mostly plain text (a donation
+ * appeal, a CTA or newsletter box, an author's card, a strip of other stories after the story; not the
+ * landmark's next section of the same kind, a service's list of features or table of prices, a
+ * thread's next post). A level with more than MAX_APPENDAGES blocks after the branch is a list of the
+ * landmark's own items and is left alone. Lengths are the stats' (before the conditional cleaning).
+ */
+function dropTrailingAppendages(main: Element, best: Element, stats: StatsMap): void {
+  const bestLen = stats.get(best)?.len ?? 0;
+  if (bestLen < (stats.get(main)?.len ?? 0) * MIN_BEST_SHARE) return;
+  const most = bestLen * APPENDAGE_SHARE;
+  let branch: Element = best;
+  for (let p = best.parent; p && isTag(p); p = p.parent) {
+    const kids = p.children.filter(isTag);
+    const after = kids.slice(kids.indexOf(branch) + 1);
+    if (after.length <= MAX_APPENDAGES) {
+      for (const k of after) {
+        const ks = stats.get(k);
+        const len = ks?.len ?? 0;
+        if (!ks || len === 0 || len >= most) continue;
+        // A list or table of plain text is the landmark's own section (features, prices); a list of
+        // links (further reading, sources) is not.
+        if ((ks.li > 0 || ks.table > 0) && ks.link < len * MAX_SECTION_LINK_DENSITY) continue;
+        if (k.name === branch.name && (k.attribs.class ?? '') === (branch.attribs.class ?? '')) continue;
+        if (likeSiblings(k).length > 1) continue;
+        detach(k);
+      }
+    }
+    if (p === main) break;
+    branch = p;
+  }
 }
 
 /**

@@ -902,6 +902,30 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('KR161 Compact robot');
     expect(out).not.toContain('We and our partners use cookies');
   });
+  test("Webflow's conditionally hidden blocks (w-condition-invisible: display none) are not content; a class merely starting so is", () => {
+    const story = Array.from({ length: 6 }, (_, i) => prose('Moving', i)).join('');
+    const gated = '<div class="layout__gated w-condition-invisible"><p>Check your email, your download is on the way to your inbox now.</p></div>';
+    const shown = '<div class="w-condition-invisible-not"><p>This block is shown to every reader of the page, with the rest.</p></div>';
+    const out = pageToMarkdown(`<body>${nav}<article><h1>Moving guide</h1>${story}${gated}${shown}</article></body>`);
+    expect(out).toContain('Moving paragraph 5');
+    expect(out).not.toContain('your download is on the way');
+    expect(out).toContain('shown to every reader');
+  });
+  test('small blocks after the story inside the main landmark (an appeal, a next-step box) go; a next section of the same kind stays', () => {
+    const story = Array.from({ length: 10 }, (_, i) => prose('Tutoring', i)).join('');
+    const appeal = '<div class="box-yellow"><h3>Enjoyed this piece?</h3><p>We need your help to keep publishing: give what you can today.</p></div>';
+    const next = '<section class="band"><h2>Ready to start?</h2><p>Talk to one of our experts about your school and plan the next term.</p></section>';
+    const html = `<body>${nav}<main><div class="wrap"><h1>Tutoring after the pandemic</h1><div class="col-8">${story}</div>${appeal}</div>${next}</main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Tutoring paragraph 0');
+    expect(out).toContain('Tutoring paragraph 9');
+    expect(out).not.toContain('Enjoyed this piece');
+    expect(out).not.toContain('Ready to start');
+    // The landmark's next part of the story's own kind (a second column of the story) stays.
+    const more = `<div class="col-8">${prose('Later', 0)}</div>`;
+    const out2 = pageToMarkdown(`<body>${nav}<main><div class="wrap"><h1>Tutoring after the pandemic</h1><div class="col-8">${story}</div>${more}</div></main></body>`);
+    expect(out2).toContain('Later paragraph 0');
+  });
   test('a region made of repeated short slides (a carousel) must hold half the page, not 0.4: else the safe cleanup keeps the rest', () => {
     const slide = (i: number) => `<div class="slide"><p>Offer ${i}: fast servers, in twelve regions, with backups, a firewall, and support every day.</p></div>`;
     const plans = `<div class="plans"><ul>${Array.from({ length: 12 }, (_, i) => `<li><a href="/plan/${i}">Cloud server plan number ${i} with more disk</a></li>`).join('')}</ul></div>`;
