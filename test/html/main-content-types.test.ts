@@ -910,4 +910,14 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Offer 3: fast servers');
     expect(out).toContain('Cloud server plan number 11');
   });
+  test("a header block opening the main landmark (layout__header: title and intro) is content; a header-named block further down is not", () => {
+    const intro = '<p>The Socket interface opens a two-way channel to a server, and sends and receives its messages as events.</p>';
+    const later = '<div class="dialog-box__header"><h3>Sign in to save this page</h3><p>Saving needs an account, and it keeps your reading list on every device.</p></div>';
+    const body = `<div class="layout__body">${Array.from({ length: 5 }, (_, i) => `<section><h2>Part ${i}</h2>${prose('Reference', i)}</section>`).join('')}${later}</div>`;
+    const html = `<body>${nav}<div class="page"><main id="content"><div class="layout__header reference-layout__header"><h1>Socket</h1>${intro}</div>${body}</main></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Reference paragraph 4');
+    expect(out).toContain('opens a two-way channel');
+    expect(out).not.toContain('Sign in to save this page');
+  });
 });
