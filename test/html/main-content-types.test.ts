@@ -920,4 +920,14 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('opens a two-way channel');
     expect(out).not.toContain('Sign in to save this page');
   });
+  test('a block of frequently asked questions named as tabs or a menu (faq_tabs-menu) is content; a tabs menu of links is not', () => {
+    const qa = (i: number) => `<div class="faq_tabs-menu-link"><h3>Question ${i}: how long does the setup of the service take?</h3><p>Answer ${i}: most teams are set up in a day or two.</p></div>`;
+    const tabs = `<div class="tabs-menu">${['Plans', 'Pricing', 'Support', 'Status'].map((w) => `<a href="/${w}">${w} tab</a>`).join(' ')}</div>`;
+    const html = `<body>${nav}<main><h1>Identity protection</h1>${Array.from({ length: 4 }, (_, i) => prose('Service', i)).join('')}${tabs}<div class="faq_tabs"><div class="faq_tabs-menu">${[0, 1, 2].map(qa).join('')}</div></div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Service paragraph 3');
+    expect(out).toContain('Question 2: how long');
+    expect(out).toContain('Answer 0: most teams');
+    expect(out).not.toContain('Pricing tab');
+  });
 });
