@@ -930,4 +930,13 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Answer 0: most teams');
     expect(out).not.toContain('Pricing tab');
   });
+  test("an accordion's short panel (role=region labelled by its trigger) under a soft name is an answer, not a dropdown menu", () => {
+    const item = (i: number) => `<li class="accordion-item"><button id="q${i}">Question ${i}: is a cat covered?</button><div class="accordion-inner text-links" role="region" aria-labelledby="q${i}"><p>Answer ${i}: yes, cats and dogs are covered from eight weeks on.</p></div></li>`;
+    const menu = '<div class="accordion-inner text-links"><p>Sale ends Sunday, shop now.</p></div>';
+    const html = `<body>${nav}<main><h1>Pet insurance</h1>${Array.from({ length: 4 }, (_, i) => prose('Insurance', i)).join('')}${menu}<ul class="content accordion-container">${[0, 1, 2].map(item).join('')}</ul></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Insurance paragraph 3');
+    expect(out).toContain('Answer 2: yes, cats and dogs');
+    expect(out).not.toContain('Sale ends Sunday');
+  });
 });
