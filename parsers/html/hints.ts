@@ -189,9 +189,15 @@ function classify(name: string): Kind {
   const anyChrome = tokens.some((t) => (CHROME.has(t) && !HEAD_ONLY_CHROME.has(t)) || isChromeCompound(t));
   const kind = classifyWords(tokens, head, anyChrome);
   if (kind !== 'junk' && kind !== 'chrome') return kind;
+  // `faq_tabs-menu`, `faq-header`: the questions and answers of a service page, shown as tabs or an
+  // accordion, not a menu or a page header.
+  if (kind === 'chrome' && tokens.some((t) => FAQ_WORDS.has(t))) return undefined;
   const withSoft = tokens.some((t) => SOFT.has(t));
   return tokens.every((t) => SOFT.has(t) || (withSoft && SOFT_WITH.has(t)) || !(JUNK.has(t) || CHROME.has(t) || isChromeCompound(t))) ? 'soft' : kind;
 }
+
+/** Words that name a block of frequently asked questions. */
+const FAQ_WORDS = new Set(['faq', 'faqs']);
 
 /** Words before `tag` that make it a price label (`price-tag`, `on-sale-tag`, `SaleTagBlock`), not a tag list. */
 const PRICE_WORDS = new Set(['price', 'sale']);

@@ -63,6 +63,42 @@ function containsContentLandmark(el: Element): boolean {
   return false;
 }
 
+/**
+ * Whether `el` is the header block of the page's content: named as a BEM element `header` only
+ * (`layout__header`: the title and intro of a reference page) and the first text of a `main` or
+ * `article` landmark (a dialog's or an accordion's `__header` further down is not).
+ */
+export function isContentHeader(el: Element, stats: StatsMap): boolean {
+  if (!(stats.get(el)?.headings ?? 0) || !namesHeaderElementOnly(el)) return false;
+  for (let p = el.parent; p; p = p.parent) {
+    if (!isTag(p)) continue;
+    const m = landmarkOf(p);
+    if (m === 'main' || m === 'article') return textBefore(p, el, stats) === 0;
+  }
+  return false;
+}
+
+/**
+ * Whether every chrome-classified class name of `el` is a BEM element named `header`
+ * (`layout__header`, `module__header`) whose block part holds no chrome or junk word.
+ */
+function namesHeaderElementOnly(el: Element): boolean {
+  const cls = el.attribs.class;
+  if (!cls || el.attribs.id && classifyName(el.attribs.id) === 'chrome') return false;
+  let any = false;
+  for (const name of cls.split(/\s+/)) {
+    if (!name) continue;
+    const kind = classifyName(name);
+    if (kind !== 'chrome' && kind !== 'soft' && kind !== 'junk') continue;
+    const at = name.toLowerCase().lastIndexOf('__header');
+    if (at <= 0 || at + 8 !== name.length) return false;
+    const block = classifyName(name.slice(0, at));
+    if (block === 'chrome' || block === 'junk' || block === 'soft') return false;
+    any = true;
+  }
+  return any;
+}
+
 /** Why an element is boilerplate before any scoring, or undefined. `safeOnly` limits to landmarks. */
 export function boilerplateReason(el: Element, stats: StatsMap, total: number, safeOnly: boolean): string | undefined {
   const s = stats.get(el);
@@ -85,6 +121,7 @@ export function boilerplateReason(el: Element, stats: StatsMap, total: number, s
   if (h.chrome && !h.junk && s && s.headings > 0 && s.link < s.len / 2 && insideLink(el)) return undefined;
   if (safeOnly) return (h.junk || (h.chrome && !h.positive)) && share < MAX_PRUNE_SHARE && !containsContentLandmark(el) ? 'hint' : undefined;
   if (mark === 'main' || mark === 'article') return undefined;
+  if (h.chrome && !h.junk && isContentHeader(el, stats)) return undefined;
   if ((h.junk || h.chrome) && !h.positive && share < MAX_PRUNE_SHARE && !containsContentLandmark(el) && !(s && softProse(el, s))) {
     // A name that is chrome only by soft words (`promo`, `cta`) prunes link lists and short teasers,
     // not the prose sections of a service page.

@@ -7,6 +7,7 @@ import { detach as detachNode, elementList, elements, HEADING_TAGS, isAncestor, 
 import { classWeight } from './scoring.ts';
 import { classTokens, namesGenericMetaOnly } from './hints.ts';
 import { linkDensity, softProse, type Stats, type StatsMap } from './stats.ts';
+import { isContentHeader } from './prune.ts';
 
 /** Blocks holding more than this share of the region are kept by the conditional cleaning whatever they are. */
 const MAJOR_SHARE = 0.4;
@@ -64,7 +65,9 @@ const WRAPPED_CARD = 'wrapped-card';
 function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element, number>, regionLen: number, namedLikeMajor = false): boolean | typeof WRAPPED_CARD {
   // A block of prose under a soft name (`promo`, `cta`: hints.ts), or named as the region's major
   // blocks, is not penalized for its name.
-  const weight = softProse(el, s) || namedLikeMajor ? Math.max(0, classWeight(el)) : classWeight(el);
+  // So is the header block opening the page's `main` (prune.ts `isContentHeader`).
+  const named = classWeight(el);
+  const weight = named < 0 && (softProse(el, s) || namedLikeMajor || isContentHeader(el, stats)) ? 0 : named;
   const ld = linkDensity(s);
   const core = innermost(el, stats);
   const isList = core.name === 'ul' || core.name === 'ol' || core.name === 'dl';

@@ -293,9 +293,21 @@ const PROSE_LINK_DENSITY = 0.25;
  * holding a heading needs only 40 characters (heading included): a call-to-action section is a
  * heading and a line ("Plan your migration. Book a two-week assessment with our engineers."),
  * which service pages' main text keeps; a bare "Talk to us. Get in touch today." stays below the bar,
- * and short `promo`, `dropdown` or `links` blocks are teasers and menus.
+ * and short `promo`, `dropdown` or `links` blocks are teasers and menus. An accordion's panel
+ * (`isLabelledPanel`: `accordion-inner text-links`, `accordion-v2__dropdown`) needs 40 too: an FAQ's
+ * answer is often one sentence.
  */
 export function softProse(el: Element, s: Stats): boolean {
   const h = hintsOf(el);
-  return !!h.soft && !h.junk && s.input === 0 && s.len - s.link >= (h.cta && s.headings > 0 ? CTA_SECTION_TEXT : PROSE_TEXT) && s.link < s.len * PROSE_LINK_DENSITY;
+  if (!h.soft || h.junk || s.input > 0) return false;
+  const least = (h.cta && s.headings > 0) || isLabelledPanel(el) ? CTA_SECTION_TEXT : PROSE_TEXT;
+  return s.len - s.link >= least && s.link < s.len * PROSE_LINK_DENSITY;
+}
+
+/**
+ * Whether `el` is an accordion's panel as ARIA writes it (`role=region` labelled by its trigger,
+ * `aria-labelledby`): the answer under a question of an FAQ, content however short.
+ */
+function isLabelledPanel(el: Element): boolean {
+  return el.attribs.role === 'region' && !!el.attribs['aria-labelledby'];
 }

@@ -934,4 +934,33 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Offer 3: fast servers');
     expect(out).toContain('Cloud server plan number 11');
   });
+  test("a header block opening the main landmark (layout__header: title and intro) is content; a header-named block further down is not", () => {
+    const intro = '<p>The Socket interface opens a two-way channel to a server, and sends and receives its messages as events.</p>';
+    const later = '<div class="dialog-box__header"><h3>Sign in to save this page</h3><p>Saving needs an account, and it keeps your reading list on every device.</p></div>';
+    const body = `<div class="layout__body">${Array.from({ length: 5 }, (_, i) => `<section><h2>Part ${i}</h2>${prose('Reference', i)}</section>`).join('')}${later}</div>`;
+    const html = `<body>${nav}<div class="page"><main id="content"><div class="layout__header reference-layout__header"><h1>Socket</h1>${intro}</div>${body}</main></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Reference paragraph 4');
+    expect(out).toContain('opens a two-way channel');
+    expect(out).not.toContain('Sign in to save this page');
+  });
+  test('a block of frequently asked questions named as tabs or a menu (faq_tabs-menu) is content; a tabs menu of links is not', () => {
+    const qa = (i: number) => `<div class="faq_tabs-menu-link"><h3>Question ${i}: how long does the setup of the service take?</h3><p>Answer ${i}: most teams are set up in a day or two.</p></div>`;
+    const tabs = `<div class="tabs-menu">${['Plans', 'Pricing', 'Support', 'Status'].map((w) => `<a href="/${w}">${w} tab</a>`).join(' ')}</div>`;
+    const html = `<body>${nav}<main><h1>Identity protection</h1>${Array.from({ length: 4 }, (_, i) => prose('Service', i)).join('')}${tabs}<div class="faq_tabs"><div class="faq_tabs-menu">${[0, 1, 2].map(qa).join('')}</div></div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Service paragraph 3');
+    expect(out).toContain('Question 2: how long');
+    expect(out).toContain('Answer 0: most teams');
+    expect(out).not.toContain('Pricing tab');
+  });
+  test("an accordion's short panel (role=region labelled by its trigger) under a soft name is an answer, not a dropdown menu", () => {
+    const item = (i: number) => `<li class="accordion-item"><button id="q${i}">Question ${i}: is a cat covered?</button><div class="accordion-inner text-links" role="region" aria-labelledby="q${i}"><p>Answer ${i}: yes, cats and dogs are covered from eight weeks on.</p></div></li>`;
+    const menu = '<div class="accordion-inner text-links"><p>Sale ends Sunday, shop now.</p></div>';
+    const html = `<body>${nav}<main><h1>Pet insurance</h1>${Array.from({ length: 4 }, (_, i) => prose('Insurance', i)).join('')}${menu}<ul class="content accordion-container">${[0, 1, 2].map(item).join('')}</ul></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Insurance paragraph 3');
+    expect(out).toContain('Answer 2: yes, cats and dogs');
+    expect(out).not.toContain('Sale ends Sunday');
+  });
 });
