@@ -147,9 +147,12 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   // intro above a grid, one post of a thread, one card of a listing); teaser lists of other pages
   // around it do not count (a short story above "more stories"), unless their cards are links whole
   // (an item grid, whose slogan or banner above is not the content); a declared body is evidence enough.
+  // The teaser lists count again when the region holds no sentence (no paragraph, no comma): a
+  // shop's filter facets ("Batteries 1791", "Cables 2480") chosen over its product grid are not a story
+  // that other stories follow.
   // Poster panes the cleaning dropped (`message-user`, hints.ts) count as the region's here: a thread
   // of short posts beside large profile boxes is not a fragment of its page.
-  const base = declared ? 0 : safeLen - teaserLenOutside(region, listings, stats);
+  const base = declared ? 0 : safeLen - (holdsSentences(region, stats) ? teaserLenOutside(region, listings, stats) : 0);
   let least = base * MIN_SHARE_OF_SAFE;
   // A region that is mostly a row of short slides or cards (a hero carousel, a strip of teasers) must
   // hold more of the page: its items are a page's openers, not its content.
@@ -325,6 +328,17 @@ function wrappedCardsLen(cards: Element[], region: Element[], stats: StatsMap, r
     }
   }
   return n;
+}
+
+/**
+ * Whether the region holds a sentence: a paragraph or a comma in one of its elements. A region of
+ * labels and counts only (a facet list) is not a story above teasers of other stories.
+ */
+function holdsSentences(region: Element[], stats: StatsMap): boolean {
+  return region.some((el) => {
+    const s = stats.get(el);
+    return !!s && (s.p > 0 || s.commas > 0);
+  });
 }
 
 /** A teaser list at least this link-dense (0-1) has cards that are links whole: an item grid. */

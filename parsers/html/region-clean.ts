@@ -90,11 +90,15 @@ function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element,
     return ld > 0.85 && s.len / items < 80;
   }
   if (s.headings > 0 && ld < 0.5) return false;
-  if (s.img > 1 && s.p / s.img < 0.5 && s.len < 200 && el.name !== 'figure' && !holdsProse(el, stats)) return true;
-  if (weight < 25 && ld > 0.33 && s.len < 800 && !(ld < MAX_CARD_LINK_DENSITY ? isGridItem(el, stats, regionLen) : isLinkedCardGridItem(el, stats, regionLen))) {
+  // Two pictures beside a card's short text (a product shot and its hover shot) are a card of a grid,
+  // not an image cluster.
+  if (s.img > 1 && s.p / s.img < 0.5 && s.len < 200 && el.name !== 'figure' && !holdsProse(el, stats) && !gridItemAround(el, stats, regionLen)) return true;
+  if (weight < 25 && ld > 0.33 && s.len < 800 && !(ld < MAX_CARD_LINK_DENSITY ? gridItemAround(el, stats, regionLen) : isLinkedCardGridItem(el, stats, regionLen))) {
     return wrappedLinkedCard(el, stats, regionLen) ? WRAPPED_CARD : true;
   }
-  if (weight >= 25 && ld > 0.5) return true;
+  // A card's body under a positive name (Bootstrap's `card-body`: its title link and price) is kept
+  // as its grid item is, up to the card link density.
+  if (weight >= 25 && ld > 0.5 && !(ld < MAX_CARD_LINK_DENSITY && gridItemAround(el, stats, regionLen))) return true;
   return false;
 }
 
@@ -175,6 +179,21 @@ function wrappedLinkedCard(el: Element, stats: StatsMap, regionLen: number): boo
     if (isLinkedCardGridItem(cur, stats, regionLen)) return true;
   }
   return false;
+}
+
+/**
+ * Whether `el` is a grid item (`isGridItem`) or all the text of up to CARD_WRAPPER_LEVELS wrappers
+ * above it one of which is: `div.col-6 > div.card > div.card-body`, whose pictures hold no text.
+ */
+function gridItemAround(el: Element, stats: StatsMap, regionLen: number): boolean {
+  const len = stats.get(el)?.len ?? 0;
+  let cur: Element = el;
+  for (let i = 0; ; i++) {
+    if (isGridItem(cur, stats, regionLen)) return true;
+    const p = cur.parent;
+    if (i >= CARD_WRAPPER_LEVELS || !p || !isTag(p as Element) || (stats.get(p as Element)?.len ?? 0) !== len) return false;
+    cur = p as Element;
+  }
 }
 
 /** Number of distinct link targets (`href` values) under `el`. */

@@ -963,4 +963,20 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Answer 2: yes, cats and dogs');
     expect(out).not.toContain('Sale ends Sunday');
   });
+  test('a region of filter labels and counts (no sentence) is a fragment even though the product grid beside it is a teaser list', () => {
+    const facets = `<div class="filters"><div class="group"><h3>Item Type</h3><div class="options">${Array.from({ length: 12 }, (_, i) => `<div class="option"><label><input type="radio" name="type" value="t${i}">Control panels and boards type ${i}</label><span>${100 + i * 37}</span></div>`).join('')}</div></div></div>`;
+    const card = (i: number) => `<div class="product"><a href="/p${i}"><h4>Replacement battery model ${i}</h4></a><span>$29.9${i}</span> <span>Lifetime guarantee</span></div>`;
+    const html = `<body>${nav}<div class="layout"><div class="left">${facets}</div><div class="right"><div class="products">${Array.from({ length: 16 }, (_, i) => card(i)).join('')}</div></div></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Replacement battery model 15');
+  });
+  test('a card under a grid item (col > card > card-body) keeps its two pictures and its title, brand and price', () => {
+    const names = ['Walnut desk lamp', 'Brass floor lamp', 'Linen table lamp', 'Oak pendant lamp', 'Steel wall lamp', 'Glass globe lamp'];
+    const col = (n: string, i: number) => `<div class="col-6"><div class="card"><a href="/p${i}"><img src="/a${i}.jpg"><img src="/b${i}.jpg"></a><div class="card-body"><a href="/p${i}">${n} large</a> by <a href="/brand">Acme</a> Item# 17${i} $39.00</div></div></div>`;
+    const intro = [0, 1].map((i) => `<p>Note ${i}: our lamps are made to order in our workshop, in walnut, oak, brass and linen, and ship within two weeks.</p>`).join('');
+    const out = pageToMarkdown(`<body>${nav}<div class="container"><h1>Lamps</h1>${intro}<div class="row">${names.map(col).join('')}</div></div></body>`);
+    expect(out).toContain('Note 1: our lamps');
+    expect(out).toContain('Walnut desk lamp large');
+    expect(out).toContain('Item# 175 $39.00');
+  });
 });
