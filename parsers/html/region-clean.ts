@@ -1083,6 +1083,8 @@ const RENDITION_OVERLAP = 0.97;
 const RENDITION_MIN_SIZE_RATIO = 0.85;
 /** ... and of its elements: renditions of one card are built alike (a heading and a text are a section and its summary). */
 const RENDITION_MIN_SHAPE_RATIO = 0.5;
+/** A cheap test first: the smaller rendition's raw text (white space included) is at least this share of the larger's. */
+const RENDITION_MIN_CHARS_RATIO = 0.5;
 /** Renditions hold at least this many words (shorter pairs are labels, said twice on purpose). */
 const RENDITION_MIN_WORDS = 5;
 const RENDITION_WORD = /[\p{L}\p{N}]+/gu;
@@ -1098,28 +1100,48 @@ const RENDITION_WORD = /[\p{L}\p{N}]+/gu;
  * so blocks written without white space between them do not fuse.
  */
 export function dropRenditionPairs(nodes: ParentNode[]): void {
+  // One post-order pass sums, per element, its text length (characters), elements and code; the word
+  // lists are read only for pairs whose sums already match.
+  const chars = new Map<Element, number>();
+  const els = new Map<Element, number>();
+  const code = new Set<Element>();
   const pairs: Element[] = [];
   for (const top of nodes) {
-    for (const el of isTag(top as AnyNode) ? [top as Element, ...elements(top)] : elements(top)) {
+    const order = isTag(top as AnyNode) ? [...postOrder(top), top as Element] : postOrder(top);
+    for (const el of order) {
+      let len = 0;
+      let n = 0;
       let kids = 0;
-      let loose = false;
+      let hasCode = el.name === 'pre' || el.name === 'code';
       for (const c of el.children) {
-        if (isTag(c)) kids++;
-        else if (c.type === 'text' && (c as Text).data.trim()) loose = true;
+        if (isTag(c)) {
+          kids++;
+          len += chars.get(c) ?? 0;
+          n += 1 + (els.get(c) ?? 0);
+          if (code.has(c)) hasCode = true;
+        } else if (c.type === 'text') len += (c as Text).data.length;
       }
-      if (kids === 2 && !loose) pairs.push(el);
+      chars.set(el, len);
+      els.set(el, n);
+      if (hasCode) code.add(el);
+      else if (kids === 2 && !el.children.some((c) => c.type === 'text' && !!(c as Text).data.trim())) pairs.push(el);
     }
   }
-  for (const el of pairs) {
+  // Outer pairs first (an ancestor comes after its descendants in post-order).
+  for (let i = pairs.length - 1; i >= 0; i--) {
+    const el = pairs[i];
     const [a, b] = el.children.filter(isTag) as Element[];
-    if (!SECTION_TAGS.has(a.name) || !SECTION_TAGS.has(b.name) || holdsCode(el)) continue;
+    if (!SECTION_TAGS.has(a.name) || !SECTION_TAGS.has(b.name)) continue;
+    const ca = chars.get(a) ?? 0;
+    const cb = chars.get(b) ?? 0;
+    if (Math.min(ca, cb) < Math.max(ca, cb) * RENDITION_MIN_CHARS_RATIO) continue;
+    const ea = els.get(a) ?? 0;
+    const eb = els.get(b) ?? 0;
+    if (Math.min(ea, eb) < Math.max(ea, eb) * RENDITION_MIN_SHAPE_RATIO) continue;
     const wa = wordList(a);
     const wb = wordList(b);
     const [small, large, drop] = wb.length <= wa.length ? [wb, wa, b] : [wa, wb, a];
     if (small.length < RENDITION_MIN_WORDS || small.length < large.length * RENDITION_MIN_SIZE_RATIO) continue;
-    const ea = elementList(a).length;
-    const eb = elementList(b).length;
-    if (Math.min(ea, eb) < Math.max(ea, eb) * RENDITION_MIN_SHAPE_RATIO) continue;
     const counts = new Map<string, number>();
     for (const w of large) counts.set(w, (counts.get(w) ?? 0) + 1);
     let hits = 0;
@@ -1144,10 +1166,4 @@ function wordList(node: ParentNode): string[] {
     else if (isTag(n)) for (const c of n.children) stack.push(c);
   }
   return out;
-}
-
-/** Whether `el` holds code (`pre`, `code`). */
-function holdsCode(el: Element): boolean {
-  for (const d of elements(el)) if (d.name === 'pre' || d.name === 'code') return true;
-  return false;
 }

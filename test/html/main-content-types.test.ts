@@ -942,4 +942,12 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('seats for two hundred people');
     expect(out).toContain('welcome new speakers');
   });
+
+  test('signatures under the posts of a thread go even when they outweigh the one-line posts (never a layout name)', () => {
+    const post = (i: number) => `<tr><td class="msg"><div class="msg_body"><div class="msg_text">Post ${i}: same here, it broke after the update.</div><div class="signature"><div class="sig_text">Currently playing: three long role-playing games at once, on two consoles, and losing at all of them ${i}.</div></div></div></td></tr>`;
+    const html = `<body>${nav}<div class="board"><h1>Update broke the fan</h1><table class="board message msg_list"><tbody>${Array.from({ length: 6 }, (_, i) => post(i)).join('')}</tbody></table></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Post 5: same here');
+    expect(out).not.toContain('Currently playing');
+  });
 });
