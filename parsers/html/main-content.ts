@@ -19,7 +19,7 @@ import { cloneNode } from 'domhandler';
 import { detach, isAncestor, isTag, likeSiblings, textOf, type AnyNode, type Element, type ParentNode } from './dom.ts';
 import { hintsOf, landmarkOf, namesArticleBody, namesPosterPane } from './hints.ts';
 import { boilerplateReason, descendable, pruneBoilerplate } from './prune.ts';
-import { blankAlts, cleanConditionally, dropAccountPrompts, dropMediaCaptions, dropPosterPanes, dropRepeatedControls, dropRepeatedQuotes, dropReplySubjects, dropSiblingCopies, separateFusedInlines, type CopyRegistry } from './region-clean.ts';
+import { blankAlts, cleanConditionally, dropAccountPrompts, dropMediaCaptions, dropPosterPanes, dropRepeatedControls, dropRepeatedQuotes, dropReplySubjects, dropRenditionPairs, dropSiblingCopies, separateFusedInlines, type CopyRegistry } from './region-clean.ts';
 import { scoreCandidates } from './scoring.ts';
 import { computeStats, textLength, updateAfterRemoval, type StatsMap } from './stats.ts';
 import { removeFingerprinted } from './fingerprints.ts';
@@ -181,6 +181,7 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   dropPosterPanes(kept);
   const copies: CopyRegistry = new Map();
   for (const el of kept) dropSiblingCopies(el, copies);
+  dropRenditionPairs(kept);
   dropRepeatedControls(kept);
   // Flex rows of inline boxes read as separate words.
   separateFusedInlines(kept);
@@ -200,6 +201,7 @@ export function safeCleanup(root: ParentNode, opts: MainContentOptions = {}): vo
   blankAlts([root]);
   dropRepeatedQuotes([root]);
   dropSiblingCopies(root as AnyNode);
+  dropRenditionPairs([root]);
   dropRepeatedControls([root]);
   separateFusedInlines([root]);
 }

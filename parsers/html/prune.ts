@@ -347,6 +347,12 @@ function collect(root: ParentNode, stats: StatsMap, total: number, safeOnly: boo
 /** Share of the page text above which a boilerplate-sounding class name is a layout class. */
 const LAYOUT_SHARE = 0.3;
 
+/**
+ * A poster's signature under each post (`signature`, `post-signature`) is the thread's chrome however
+ * much text the signatures hold together: on a thread of one-line posts they outweigh the posts.
+ */
+const NEVER_LAYOUT = /(?:^|[^a-z])signatures?(?:[^a-z]|$)/i;
+
 /** Names of reader replies (comments, responses): layout only on a page made of them (a thread). */
 const REPLIES = /comment|repl(y|ies)|respon|disqus/i;
 
@@ -400,7 +406,7 @@ function addLayoutNames(root: ParentNode, remove: Element[], stats: StatsMap, to
   let added = false;
   const kept = total - removed;
   for (const [name, g] of byName) {
-    if (layout.has(name)) continue;
+    if (layout.has(name) || NEVER_LAYOUT.test(name)) continue;
     // With the spared blocks, the name must be a repeated component (no block holds half of its
     // text): one long soft-named section (an article body named `above-cta`) is not the layout.
     const bySpared = g.pruned < total * LAYOUT_SHARE && g.sum >= total * LAYOUT_SHARE && g.max < g.sum * MAX_LAYOUT_BLOCK_SHARE;

@@ -62,7 +62,25 @@ export function cleanConditionally(region: ParentNode[], stats: StatsMap, scores
 /** What `shouldDrop` answers for a block kept only by the wrapped linked-card exemption. */
 const WRAPPED_CARD = 'wrapped-card';
 
+/** A quote's attribution holds at most this much text (characters): a name and "said:". */
+const MAX_ATTRIBUTION_CHARS = 100;
+const ENDS_WITH_COLON = /:\s*$/;
+
+/**
+ * Whether `el` is the attribution line of a block quote: the quote's first element, short, ending in a
+ * colon ("Name said:", "Name wrote:"), with the quoted text after it. A forum's quote header is a link
+ * to the quoted post, a link-only block the link rules below would drop; the post's text introduces
+ * the quote with it.
+ */
+function isQuoteAttribution(el: Element): boolean {
+  const quote = el.parent;
+  if (!quote || !isTag(quote as AnyNode) || (quote as Element).name !== 'blockquote' || elementList(quote)[0] !== el) return false;
+  const own = normalizeSpace(textOf(el));
+  return own.length <= MAX_ATTRIBUTION_CHARS && ENDS_WITH_COLON.test(own) && normalizeSpace(textOf(quote)).length > own.length;
+}
+
 function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element, number>, regionLen: number, namedLikeMajor = false): boolean | typeof WRAPPED_CARD {
+  if (isQuoteAttribution(el)) return false;
   // A block of prose under a soft name (`promo`, `cta`: hints.ts), or named as the region's major
   // blocks, is not penalized for its name.
   // So is the header block opening the page's `main` (prune.ts `isContentHeader`).
@@ -440,7 +458,10 @@ export function dropRepeatedControls(nodes: ParentNode[]): void {
       if (el === top || !isControl(el)) continue;
       if (found.length && isAncestor(found[found.length - 1].el, el)) continue;
       const label = controlLabel(el);
-      if (label && standsAlone(el)) found.push({ el, label });
+      if (!label || !standsAlone(el)) continue;
+      // A quote's expand toggle ("Click to expand...") is the quote's chrome however often it occurs.
+      if (inQuote(el)) detachNode(el);
+      else found.push({ el, label });
     }
   }
   if (found.length >= MIN_REPEATED_CONTROLS) {
@@ -502,6 +523,13 @@ function isListOption(a: Element, likes: Map<ParentNode, Map<string, number>>): 
   return false;
 }
 
+/** A post's number shown as its permalink ("#12" beside each post of a thread) ... */
+const POST_NUMBER = /^\s*#\d+\s*$/;
+/** ... linking to the post: an anchor on the page or a post's address. */
+const POST_LINK = /#|\bposts?\b/i;
+/** The label all post numbers share (a label of words never starts with `#`). */
+const POST_NUMBER_LABEL = '#post';
+
 /**
  * Removes the per-item action links of a list: links standing on their own (no loose text beside
  * them, not in a heading, table cell, summary or label) whose short label (at most
@@ -509,7 +537,8 @@ function isListOption(a: Element, likes: Map<ParentNode, Map<string, number>>): 
  * one letter) recurs on at least MIN_REPEATED_CONTROLS links pointing to as many different targets:
  * "Comment", "12 comments", "More like this" under every teaser of a news list, each to its own story.
  * The item's title links have labels of their own, and a tag or author link repeated on several items
- * points to one target (its tag or author page), so both stay; price links hold no letter.
+ * points to one target (its tag or author page), so both stay; price links hold no letter. Post
+ * numbers linking to their posts ("#12", each post's permalink) count as one label too.
  */
 function dropRepeatedActionLinks(nodes: ParentNode[]): void {
   const byLabel = new Map<string, Element[]>();
@@ -517,6 +546,12 @@ function dropRepeatedActionLinks(nodes: ParentNode[]): void {
     for (const el of isTag(top as AnyNode) ? [top as Element, ...elements(top)] : elements(top)) {
       if (el.name !== 'a' || !el.attribs.href) continue;
       const text = textOf(el);
+      if (POST_NUMBER.test(text) && POST_LINK.test(el.attribs.href)) {
+        const list = byLabel.get(POST_NUMBER_LABEL);
+        if (list) list.push(el);
+        else byLabel.set(POST_NUMBER_LABEL, [el]);
+        continue;
+      }
       if (text.length > MAX_CONTROL_CHARS * 2 || !HAS_LETTER.test(text)) continue;
       const words = text.toLowerCase().match(ACTION_LINK_WORD);
       if (!words || words.length > MAX_ACTION_LINK_WORDS) continue;
@@ -548,6 +583,16 @@ function isControl(el: Element): boolean {
   if (el.attribs.role === 'button' || (el.name === 'a' && el.attribs.href === undefined)) return true;
   const c = el.attribs.class;
   return !!c && (BUTTON_WORD.test(c) || BUTTON_PART.test(c));
+}
+
+/** Levels above a control searched for the block quote it toggles. */
+const QUOTE_TOGGLE_LEVELS = 3;
+
+/** Whether control `el` sits in a `blockquote` (within QUOTE_TOGGLE_LEVELS levels): the quote's expand toggle. */
+function inQuote(el: Element): boolean {
+  let p = el.parent;
+  for (let i = 0; i < QUOTE_TOGGLE_LEVELS && p && isTag(p as AnyNode); i++, p = p.parent) if ((p as Element).name === 'blockquote') return true;
+  return false;
 }
 
 /**
@@ -1052,4 +1097,95 @@ export function dropPosterPanes(nodes: ParentNode[]): void {
       for (const line of lines.slice(1)) detachNode(line as AnyNode);
     }
   }
+}
+
+/** Share (0-1) of the smaller rendition's words that the larger one holds too (as many times). */
+const RENDITION_OVERLAP = 0.97;
+/** The smaller rendition holds at least this share of the larger's words ... */
+const RENDITION_MIN_SIZE_RATIO = 0.85;
+/** ... and of its elements: renditions of one card are built alike (a heading and a text are a section and its summary). */
+const RENDITION_MIN_SHAPE_RATIO = 0.5;
+/** A cheap test first: the smaller rendition's raw text (white space included) is at least this share of the larger's. */
+const RENDITION_MIN_CHARS_RATIO = 0.5;
+/** Renditions hold at least this many words (shorter pairs are labels, said twice on purpose). */
+const RENDITION_MIN_WORDS = 5;
+const RENDITION_WORD = /[\p{L}\p{N}]+/gu;
+
+/**
+ * Removes the smaller of two renditions of one item: a block whose only children are two blocks
+ * (div, section ...) saying nearly the same words, one for small screens and one for large (a listing's
+ * card rendered as `mobile-card` and `desktop-card` in one list item, one with a detail line the other
+ * leaves out, so `dropSiblingCopies` sees no copy; a spec sheet as `desktop` and `tablet`). The smaller
+ * one goes when RENDITION_OVERLAP of its words occur in the other, it holds RENDITION_MIN_SIZE_RATIO of
+ * the other's words and RENDITION_MIN_SHAPE_RATIO of its elements; the second of two equal ones goes.
+ * Code is never compared (tabs of one example for two language versions). Words are read per text node,
+ * so blocks written without white space between them do not fuse.
+ */
+export function dropRenditionPairs(nodes: ParentNode[]): void {
+  // One post-order pass sums, per element, its text length (characters), elements and code; the word
+  // lists are read only for pairs whose sums already match.
+  const chars = new Map<Element, number>();
+  const els = new Map<Element, number>();
+  const code = new Set<Element>();
+  const pairs: Element[] = [];
+  for (const top of nodes) {
+    const order = isTag(top as AnyNode) ? [...postOrder(top), top as Element] : postOrder(top);
+    for (const el of order) {
+      let len = 0;
+      let n = 0;
+      let kids = 0;
+      let hasCode = el.name === 'pre' || el.name === 'code';
+      for (const c of el.children) {
+        if (isTag(c)) {
+          kids++;
+          len += chars.get(c) ?? 0;
+          n += 1 + (els.get(c) ?? 0);
+          if (code.has(c)) hasCode = true;
+        } else if (c.type === 'text') len += (c as Text).data.length;
+      }
+      chars.set(el, len);
+      els.set(el, n);
+      if (hasCode) code.add(el);
+      else if (kids === 2 && !el.children.some((c) => c.type === 'text' && !!(c as Text).data.trim())) pairs.push(el);
+    }
+  }
+  // Outer pairs first (an ancestor comes after its descendants in post-order).
+  for (let i = pairs.length - 1; i >= 0; i--) {
+    const el = pairs[i];
+    const [a, b] = el.children.filter(isTag) as Element[];
+    if (!SECTION_TAGS.has(a.name) || !SECTION_TAGS.has(b.name)) continue;
+    const ca = chars.get(a) ?? 0;
+    const cb = chars.get(b) ?? 0;
+    if (Math.min(ca, cb) < Math.max(ca, cb) * RENDITION_MIN_CHARS_RATIO) continue;
+    const ea = els.get(a) ?? 0;
+    const eb = els.get(b) ?? 0;
+    if (Math.min(ea, eb) < Math.max(ea, eb) * RENDITION_MIN_SHAPE_RATIO) continue;
+    const wa = wordList(a);
+    const wb = wordList(b);
+    const [small, large, drop] = wb.length <= wa.length ? [wb, wa, b] : [wa, wb, a];
+    if (small.length < RENDITION_MIN_WORDS || small.length < large.length * RENDITION_MIN_SIZE_RATIO) continue;
+    const counts = new Map<string, number>();
+    for (const w of large) counts.set(w, (counts.get(w) ?? 0) + 1);
+    let hits = 0;
+    for (const w of small) {
+      const n = counts.get(w) ?? 0;
+      if (n > 0) {
+        hits++;
+        counts.set(w, n - 1);
+      }
+    }
+    if (hits >= small.length * RENDITION_OVERLAP) detachNode(drop);
+  }
+}
+
+/** Lower-case words of the text nodes under `node`, each text node on its own (adjacent blocks do not fuse). */
+function wordList(node: ParentNode): string[] {
+  const out: string[] = [];
+  const stack: AnyNode[] = [...node.children];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'text') for (const w of (n as Text).data.toLowerCase().match(RENDITION_WORD) ?? []) out.push(w);
+    else if (isTag(n)) for (const c of n.children) stack.push(c);
+  }
+  return out;
 }

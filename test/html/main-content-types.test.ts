@@ -979,4 +979,44 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Walnut desk lamp large');
     expect(out).toContain('Item# 175 $39.00');
   });
+
+  test('a quote keeps its attribution ("Name said:", a link to the quoted post) and loses its expand toggle, even once', () => {
+    const quote = `<blockquote class="bbCodeBlock bbCodeBlock--quote"><div class="bbCodeBlock-title"><a href="/goto/post?id=11" class="bbCodeBlock-sourceJump">Marta said:</a></div><div class="bbCodeBlock-content"><div class="bbCodeBlock-expandContent">The fan curve in the BIOS is broken after the update</div><div class="bbCodeBlock-expandLink"><a role="button" tabindex="0">Click to expand...</a></div></div></blockquote>`;
+    const post = (i: number, body: string) => `<article class="message message--post"><div class="message-user"><a href="/members/u${i}">user${i}</a></div><div class="message-content"><div class="bbWrapper">${body}</div></div></article>`;
+    const html = `<body>${nav}<div class="p-body"><h1>Loud fans after update</h1><div class="block-body">${post(1, 'First post: the fan curve in the BIOS seems broken after the update, and nothing I tried helps so far.')}${post(2, `${quote}Set it to silent mode and reboot, then it calms down for good; it did for me twice already.`)}${post(3, 'Third post: thanks, that worked well for me, the fan is quiet again after the reboot.')}</div></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Marta said:');
+    expect(out).toContain('Set it to silent mode');
+    expect(out).not.toContain('Click to expand');
+  });
+
+  test("post numbers linking to their posts (#1, #2 ... beside each post) are dropped; a link whose label is a number elsewhere stays", () => {
+    const post = (i: number) => `<article class="post"><div class="post-body"><span class="postbit"><a class="post-position" href="/threads/fans.1/#post-${100 + i}">#${i + 1}</a> <span>·</span> <time>Jun ${i + 2}, 2024</time></span><p>Reply ${i}: the fan curve in the BIOS was the culprit, and setting it to silent mode, then rebooting, made it quiet again.</p></div></article>`;
+    const html = `<body>${nav}<main><h1>Loud fans after update</h1>${Array.from({ length: 4 }, (_, i) => post(i)).join('')}<p>See also the issue <a href="/issues/42">#42</a> for the same fault on older boards.</p></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Reply 3: the fan curve');
+    expect(out).toContain('Jun 5, 2024');
+    expect(out).not.toMatch(/\[#[1-4]\]/);
+    expect(out).toContain('[#42]');
+  });
+
+  test('a card rendered twice in one item (a mobile and a desktop rendition) comes out once; two different blocks in one item stay', () => {
+    const card = (i: number, extra: string) => `<div class="card"><a href="/e/${i}">Tech meetup number ${i} in the city hall</a><p>Tomorrow at ${i + 1}:00 PM, free entry</p>${extra}</div>`;
+    const item = (i: number) => `<li><div class="result"><div class="mobile-card">${card(i, `<p>260 followers</p>`)}</div><div class="desktop-card">${card(i, '')}</div></div></li>`;
+    const pair = `<div class="about"><div class="col"><h2>Our venue</h2><p>The city hall hosts the meetups in its large room, with seats for two hundred people.</p></div><div class="col"><h2>Our team</h2><p>Volunteers from the local user groups run every meetup and welcome new speakers.</p></div></div>`;
+    const html = `<body>${nav}<main><h1>Tech events</h1><ul class="results">${Array.from({ length: 4 }, (_, i) => item(i)).join('')}</ul>${pair}</main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out.split('Tech meetup number 2 in the city hall').length - 1).toBe(1);
+    expect(out).toContain('260 followers');
+    expect(out).toContain('seats for two hundred people');
+    expect(out).toContain('welcome new speakers');
+  });
+
+  test('signatures under the posts of a thread go even when they outweigh the one-line posts (never a layout name)', () => {
+    const post = (i: number) => `<tr><td class="msg"><div class="msg_body"><div class="msg_text">Post ${i}: same here, it broke after the update.</div><div class="signature"><div class="sig_text">Currently playing: three long role-playing games at once, on two consoles, and losing at all of them ${i}.</div></div></div></td></tr>`;
+    const html = `<body>${nav}<div class="board"><h1>Update broke the fan</h1><table class="board message msg_list"><tbody>${Array.from({ length: 6 }, (_, i) => post(i)).join('')}</tbody></table></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Post 5: same here');
+    expect(out).not.toContain('Currently playing');
+  });
 });
