@@ -16,3 +16,21 @@ export function likeSiblings(el: Element): Element[] {
   const cls = el.attribs.class ?? '';
   return parent.children.filter((c): c is Element => isTag(c) && c.name === el.name && (c.attribs.class ?? '') === cls);
 }
+
+/**
+ * How many of `words` also occur in `bag`, each occurrence in `bag` matched at most once (the size of
+ * the two lists' multiset intersection): 0..words.length.
+ */
+export function sharedWordCount(words: string[], bag: string[]): number {
+  const left = new Map<string, number>();
+  for (const w of bag) left.set(w, (left.get(w) ?? 0) + 1);
+  let hits = 0;
+  for (const w of words) {
+    const n = left.get(w) ?? 0;
+    if (n > 0) {
+      hits++;
+      left.set(w, n - 1);
+    }
+  }
+  return hits;
+}

@@ -3,7 +3,7 @@
  * drops link lists, leftover widgets, forms, image clusters and near-empty blocks, and "Read more:
  * <link>" promo paragraphs, while never removing headings, code, data tables or the bulk of the text.
  */
-import { detach as detachNode, elementList, elements, HEADING_TAGS, isAncestor, isSpaceCode, isTag, likeSiblings, nonSpaceLength, normalizeSpace, postOrder, relink, textOf, type AnyNode, type Element, type ParentNode, Text } from './dom.ts';
+import { detach as detachNode, elementList, elements, HEADING_TAGS, isAncestor, isSpaceCode, isTag, likeSiblings, nonSpaceLength, normalizeSpace, postOrder, relink, sharedWordCount, textOf, type AnyNode, type Element, type ParentNode, Text } from './dom.ts';
 import { classWeight } from './scoring.ts';
 import { classTokens, namesGenericMetaOnly } from './hints.ts';
 import { linkDensity, softProse, type Stats, type StatsMap } from './stats.ts';
@@ -546,18 +546,8 @@ function dropRepeatedActionLinks(nodes: ParentNode[]): void {
     for (const el of isTag(top as AnyNode) ? [top as Element, ...elements(top)] : elements(top)) {
       if (el.name !== 'a' || !el.attribs.href) continue;
       const text = textOf(el);
-      if (POST_NUMBER.test(text) && POST_LINK.test(el.attribs.href)) {
-        const list = byLabel.get(POST_NUMBER_LABEL);
-        if (list) list.push(el);
-        else byLabel.set(POST_NUMBER_LABEL, [el]);
-        continue;
-      }
-      if (text.length > MAX_CONTROL_CHARS * 2 || !HAS_LETTER.test(text)) continue;
-      const words = text.toLowerCase().match(ACTION_LINK_WORD);
-      if (!words || words.length > MAX_ACTION_LINK_WORDS) continue;
-      // Digits only as a count before the words ("14 comments"); a date or a model number names its item.
-      if (words.slice(1).some((w) => DIGIT.test(w)) || (DIGIT.test(words[0]) && (words.length < 2 || !/^\p{N}+$/u.test(words[0])))) continue;
-      const label = words.join(' ').replace(/\p{N}+/gu, '#');
+      const label = POST_NUMBER.test(text) && POST_LINK.test(el.attribs.href) ? POST_NUMBER_LABEL : actionLabel(text);
+      if (label === undefined) continue;
       const list = byLabel.get(label);
       if (list) list.push(el);
       else byLabel.set(label, [el]);
@@ -573,6 +563,20 @@ function dropRepeatedActionLinks(nodes: ParentNode[]): void {
     if (actions.length < MIN_REPEATED_CONTROLS || new Set(actions.map((e) => e.attribs.href)).size < MIN_REPEATED_CONTROLS) continue;
     for (const el of actions) if (el.parent) detachNode(el);
   }
+}
+
+/**
+ * The label an action link is grouped by: its few words lower-cased, a leading count as `#` ("14
+ * comments" → "# comments"); undefined for a text that is no action label (too long, no letter, too
+ * many words, digits that name the item: a date, a model number).
+ */
+function actionLabel(text: string): string | undefined {
+  if (text.length > MAX_CONTROL_CHARS * 2 || !HAS_LETTER.test(text)) return undefined;
+  const words = text.toLowerCase().match(ACTION_LINK_WORD);
+  if (!words || words.length > MAX_ACTION_LINK_WORDS) return undefined;
+  // Digits only as a count before the words ("14 comments"); a date or a model number names its item.
+  if (words.slice(1).some((w) => DIGIT.test(w)) || (DIGIT.test(words[0]) && (words.length < 2 || !/^\p{N}+$/u.test(words[0])))) return undefined;
+  return words.join(' ').replace(/\p{N}+/gu, '#');
 }
 
 /** Whether `el` is a button: a `button`, a `role=button`, a link without a target, or named as one by its class. */
@@ -1164,17 +1168,7 @@ export function dropRenditionPairs(nodes: ParentNode[]): void {
     const wb = wordList(b);
     const [small, large, drop] = wb.length <= wa.length ? [wb, wa, b] : [wa, wb, a];
     if (small.length < RENDITION_MIN_WORDS || small.length < large.length * RENDITION_MIN_SIZE_RATIO) continue;
-    const counts = new Map<string, number>();
-    for (const w of large) counts.set(w, (counts.get(w) ?? 0) + 1);
-    let hits = 0;
-    for (const w of small) {
-      const n = counts.get(w) ?? 0;
-      if (n > 0) {
-        hits++;
-        counts.set(w, n - 1);
-      }
-    }
-    if (hits >= small.length * RENDITION_OVERLAP) detachNode(drop);
+    if (sharedWordCount(small, large) >= small.length * RENDITION_OVERLAP) detachNode(drop);
   }
 }
 

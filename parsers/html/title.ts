@@ -3,7 +3,7 @@
  * headings in page chrome counting less (a site-name heading in the header matches "Post | Site" too).
  * The main-content extractor puts it in front of the region when it lies outside.
  */
-import { elements, isTag, normalizeSpace, textOf, type Element, type ParentNode } from './dom.ts';
+import { elements, isTag, normalizeSpace, sharedWordCount, textOf, type Element, type ParentNode } from './dom.ts';
 import { hintsOf, landmarkOf } from './hints.ts';
 
 function normTitle(s: string): string {
@@ -24,16 +24,7 @@ function titleCoverage(heading: string, titles: string[][]): number {
   if (!h.length || h.length > 60) return 0;
   let best = 0;
   for (const t of titles) {
-    const bag = new Map<string, number>();
-    for (const w of t) bag.set(w, (bag.get(w) ?? 0) + 1);
-    let hit = 0;
-    for (const w of h) {
-      const n = bag.get(w) ?? 0;
-      if (n > 0) {
-        hit++;
-        bag.set(w, n - 1);
-      }
-    }
+    const hit = sharedWordCount(h, t);
     if (hit / h.length >= 0.8) best = Math.max(best, hit / t.length);
   }
   return best;
