@@ -4,7 +4,7 @@
  * done / discovered, rate, errors) on a terminal, one plain line per page otherwise. Resuming re-reads
  * the crawl's status (the queue keeps its jobs across restarts) and skips files already written.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import type { ApiCaller } from '../mcp/api.ts';
@@ -47,6 +47,26 @@ async function pagesAfter(api: ApiCaller, id: string, skip: number): Promise<{ s
 }
 
 /**
+ * Writes `text` to `path` through a temporary file and a rename, so a process killed mid-write
+ * leaves either the old file or the whole new one: a resume then neither skips a truncated page
+ * nor fails on a half-written state file.
+ */
+function writeAtomic(path: string, text: string): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+/** The recorded crawl of a directory (`{ id, url }`), or undefined when the state file is unreadable. */
+function readState(path: string): { id?: unknown; url?: unknown } | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Runs or resumes a crawl into `out.dir`.
  * @param body the crawl request (`url`, `limit`, options)
  * @returns exit code: 0 completed, 1 failed or cancelled
@@ -57,16 +77,17 @@ export async function crawlToDir(api: ApiCaller, body: Record<string, unknown>, 
   const statePath = join(out.dir, STATE);
   let id: string | undefined;
   if (existsSync(statePath)) {
-    const state = JSON.parse(readFileSync(statePath, 'utf8'));
-    const known = state.url === body.url ? await api('GET', `/v2/crawl/${state.id}?limit=1`) : undefined;
-    if (known?.status === 200) id = state.id;
+    const state = readState(statePath);
+    const recorded = state?.url === body.url && typeof state?.id === 'string' ? state.id : undefined;
+    const known = recorded ? await api('GET', `/v2/crawl/${recorded}?limit=1`) : undefined;
+    if (known?.status === 200) id = recorded;
   }
   if (id) out.progress.write(`Resuming crawl ${id}\n`);
   else {
     const started = await api('POST', '/v2/crawl', body);
     if (started.status !== 200) throw new Error(started.body?.error ?? `HTTP ${started.status}`);
     id = started.body.id as string;
-    writeFileSync(statePath, JSON.stringify({ id, url: body.url }));
+    writeAtomic(statePath, JSON.stringify({ id, url: body.url }));
     out.progress.write(`Started crawl ${id}\n`);
   }
   const tty = Boolean(out.progress.isTTY);
@@ -85,7 +106,7 @@ export async function crawlToDir(api: ApiCaller, body: Record<string, unknown>, 
       if (!url) continue;
       const file = join(out.dir, pageFile(url));
       if (existsSync(file)) continue;
-      writeFileSync(file, doc.markdown ?? doc.html ?? JSON.stringify(doc, null, 2));
+      writeAtomic(file, doc.markdown ?? doc.html ?? JSON.stringify(doc, null, 2));
       written++;
       if (!tty) out.progress.write(`page ${status.completed}/${status.total} ${url} -> ${pageFile(url)}\n`);
     }

@@ -6,7 +6,7 @@
  * not run initdb and every migration; test/db/template.test.ts and the e2e binary test cover a first start.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTrawl, type TestTrawl } from '../helpers/trawl.ts';
@@ -124,6 +124,16 @@ describe('in-process', () => {
     expect(second.code).toBe(0);
     expect(readdirSync(out).filter((f) => f.endsWith('.md')).length).toBe(8);
   }, 400_000); // generous: the killed process's page jobs run again only once their lease expires
+
+  test('a half-written state file (a run killed while writing it) starts a new crawl instead of failing', async () => {
+    const out = tmp();
+    writeFileSync(join(out, '.trawl-crawl.json'), '{"id":"');
+    const crawl = await trawl(['crawl', site.url('/'), '-o', out, '--limit', '10']);
+    expect(crawl.err).toContain('Started crawl');
+    expect(crawl.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, '.trawl-crawl.json'), 'utf8')).url).toBe(site.url('/'));
+    expect(readdirSync(out).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
 
   test('progress bar in a pseudo-terminal', async () => {
     if (!Bun.which('script')) return;
