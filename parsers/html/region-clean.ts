@@ -223,16 +223,34 @@ function linkTargets(el: Element): number {
 
 const PROMO_LEAD = /^(read more|related|see also|also read|read also|more|read|watch|listen|recommended|don't miss|do not miss|must read|further reading|more on this( story)?)\s*[:|–—-]?$/i;
 
+/** Inline elements searched through for a paragraph's lead. */
+const INLINE_WRAPPERS = new Set(['em', 'i', 'strong', 'b', 'span', 'mark', 'small', 'u']);
+
 /** A paragraph that only points to another story: "Read more: <link>", "Related: <link>". */
 function isInlinePromo(el: Element, stats: StatsMap): boolean {
   const s = stats.get(el);
   if (!s || s.len === 0 || s.len > 200 || s.link / s.len < 0.5) return false;
+  return PROMO_LEAD.test(normalizeSpace(leadBeforeLink(el) ?? '').replace(LEAD_MARKS, ''));
+}
+
+/** Arrows and other marks before a lead ("» Read more:", "➡️ Related:"). */
+const LEAD_MARKS = /^[^\p{L}\p{N}]+/u;
+
+/**
+ * The text of `el` before its first link, through the inline wrappers that hold the link too
+ * (`<p><em>Also read: <a>…</a></em></p>`); undefined when it holds no link.
+ */
+function leadBeforeLink(el: Element): string | undefined {
   let lead = '';
   for (const c of el.children) {
-    if (isTag(c) && c.name === 'a') break;
+    if (isTag(c) && c.name === 'a') return lead;
+    if (isTag(c) && INLINE_WRAPPERS.has(c.name)) {
+      const inner = leadBeforeLink(c);
+      if (inner !== undefined) return lead + inner;
+    }
     lead += textOf(c);
   }
-  return PROMO_LEAD.test(normalizeSpace(lead));
+  return undefined;
 }
 
 /** Follows single-child wrappers without own text (`div > div > ul` -> `ul`). */

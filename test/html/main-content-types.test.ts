@@ -1019,4 +1019,24 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Post 5: same here');
     expect(out).not.toContain('Currently playing');
   });
+  test('a task list (disabled tick boxes opening the items) keeps its short items; a list of live tick boxes (a filter) still goes', () => {
+    const para = (n: number) => `<p>Planning paragraph ${n} says, in some detail and with commas, what to book first, what can wait, and why.</p>`;
+    const items = ['Eat a good breakfast', 'Pack the rings', 'Thank the band', 'Call the florist'];
+    const list = `<ul>${items.map((t) => `<li><input disabled="" type="checkbox"> ${t}</li>`).join('')}</ul>`;
+    const filters = `<ul>${['Red', 'Blue'].map((t) => `<li><input type="checkbox" name="colour"> Show ${t} only</li>`).join('')}</ul>`;
+    const html = `<body>${nav}<article><h1>Checklist</h1>${para(1)}${para(2)}<h3>Wedding day</h3>${list}${para(3)}${filters}</article></body>`;
+    const out = pageToMarkdown(html);
+    for (const t of items) expect(out).toContain(t);
+    expect(out).not.toContain('Show Red only');
+  });
+
+  test('a "Related:" or "Also read:" paragraph whose lead and link sit in one emphasis goes; a sentence in emphasis with a link stays', () => {
+    const para = (n: number) => `<p>Story paragraph ${n} tells, with enough words and some commas, what the travellers saw on the road north.</p>`;
+    const html = `<body>${nav}<article><h1>Road trip</h1>${para(1)}<p><em>Also read: <a href="/other">Ten quiet towns along the coast</a></em></p>${para(2)}<p><strong>» Related: <a href="/r">Packing for a long drive</a></strong></p>${para(3)}<p><em>We stayed in <a href="/h">a small inn</a> near the old bridge for two nights.</em></p>${para(4)}</article></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Story paragraph 4');
+    expect(out).not.toContain('Ten quiet towns');
+    expect(out).not.toContain('Packing for a long drive');
+    expect(out).toContain('a small inn');
+  });
 });
