@@ -1039,4 +1039,20 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('Packing for a long drive');
     expect(out).toContain('a small inn');
   });
+
+  test('an FAQ question in a disclosure button (aria-expanded) heads its answer again; a "Show more" toggle and a lone button do not come back', () => {
+    const item = (i: number) => `<div class="faq-item"><button class="faq-toggle" aria-expanded="false">Question ${i}: can the plan be paused for a month?</button><div class="faq-panel"><p>Answer ${i}: yes, the plan can be paused from the account page at any time.</p></div></div>`;
+    const more = '<div class="faq-item"><button class="faq-toggle" aria-expanded="false">Show more details here</button><div class="faq-panel"><p>Every plan includes support by mail and by phone on workdays.</p></div></div>';
+    const lone = '<div class="row"><button type="button">Compare all the plans</button><p>Plans differ in storage, seats and the level of support they include.</p></div>';
+    const html = `<body>${nav}<main><h1>Storage plans</h1>${Array.from({ length: 4 }, (_, i) => prose('Service', i)).join('')}${lone}<div class="faq">${[0, 1, 2].map(item).join('')}${more}</div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Service paragraph 3');
+    expect(out).toContain('Answer 2: yes, the plan');
+    expect(out).toContain('Question 0: can the plan be paused');
+    expect(out).toContain('Question 2: can the plan be paused');
+    expect(out.indexOf('Question 1:')).toBeLessThan(out.indexOf('Answer 1:'));
+    expect(out).toContain('Every plan includes support');
+    expect(out).not.toContain('Show more details');
+    expect(out).not.toContain('Compare all the plans');
+  });
 });
