@@ -1055,4 +1055,14 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('Show more details');
     expect(out).not.toContain('Compare all the plans');
   });
+
+  test('a block that is mostly grid cards the cleaning kept is their grid, however link-dense (a job list under its heading)', () => {
+    const job = (i: number) => `<div class="job"><a href="/jobs/${i}">Data analyst ${i}</a> <a href="/co/${i}">Acme ${i}</a> <span>Remote, ${i + 2} days ago</span></div>`;
+    const intro = [0, 1, 2, 3].map((i) => `<p>Note ${i}: every job here is remote, checked by our editors, and pays in the range the employer states up front.</p>`).join('');
+    const html = `<body>${nav}<div class="page"><h1>Remote jobs</h1>${intro}<div><div><h2>Latest</h2>${Array.from({ length: 6 }, (_, i) => job(i)).join('')}</div></div></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Note 1: every job');
+    expect(out).toContain('Data analyst 5');
+    expect(out).toContain('Remote, 7 days ago');
+  });
 });
