@@ -1068,4 +1068,30 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('Two people eating');
     expect(out).toContain('The Complete Guide To Green Salad Boxes');
   });
+
+  test('an FAQ question in a disclosure button (aria-expanded) heads its answer again; a "Show more" toggle and a lone button do not come back', () => {
+    const item = (i: number) => `<div class="faq-item"><button class="faq-toggle" aria-expanded="false">Question ${i}: can the plan be paused for a month?</button><div class="faq-panel"><p>Answer ${i}: yes, the plan can be paused from the account page at any time.</p></div></div>`;
+    const more = '<div class="faq-item"><button class="faq-toggle" aria-expanded="false">Show more details here</button><div class="faq-panel"><p>Every plan includes support by mail and by phone on workdays.</p></div></div>';
+    const lone = '<div class="row"><button type="button">Compare all the plans</button><p>Plans differ in storage, seats and the level of support they include.</p></div>';
+    const html = `<body>${nav}<main><h1>Storage plans</h1>${Array.from({ length: 4 }, (_, i) => prose('Service', i)).join('')}${lone}<div class="faq">${[0, 1, 2].map(item).join('')}${more}</div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Service paragraph 3');
+    expect(out).toContain('Answer 2: yes, the plan');
+    expect(out).toContain('Question 0: can the plan be paused');
+    expect(out).toContain('Question 2: can the plan be paused');
+    expect(out.indexOf('Question 1:')).toBeLessThan(out.indexOf('Answer 1:'));
+    expect(out).toContain('Every plan includes support');
+    expect(out).not.toContain('Show more details');
+    expect(out).not.toContain('Compare all the plans');
+  });
+
+  test('a block that is mostly grid cards the cleaning kept is their grid, however link-dense (a job list under its heading)', () => {
+    const job = (i: number) => `<div class="job"><a href="/jobs/${i}">Data analyst ${i}</a> <a href="/co/${i}">Acme ${i}</a> <span>Remote, ${i + 2} days ago</span></div>`;
+    const intro = [0, 1, 2, 3].map((i) => `<p>Note ${i}: every job here is remote, checked by our editors, and pays in the range the employer states up front.</p>`).join('');
+    const html = `<body>${nav}<div class="page"><h1>Remote jobs</h1>${intro}<div><div><h2>Latest</h2>${Array.from({ length: 6 }, (_, i) => job(i)).join('')}</div></div></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Note 1: every job');
+    expect(out).toContain('Data analyst 5');
+    expect(out).toContain('Remote, 7 days ago');
+  });
 });
