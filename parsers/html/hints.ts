@@ -500,9 +500,9 @@ export function landmarkOf(el: Element): 'main' | 'article' | 'chrome' | 'junk' 
   return undefined;
 }
 
-/** Short texts that are boilerplate on their own ("Advertisement", "Share this article" ...). */
+/** Short texts that are boilerplate on their own ("Advertisement", "Share this article", "8 min read" ...). */
 const JUNK_PHRASES =
-  /^(advertisement|advertisements|ad|ads|sponsored( content)?|story continues below( advertisement)?|continue reading( below)?|read more|show more|load more|see more|share( this( article| story| post)?)?|share on \w+|tweet|print|email|click to (share|email|print)[\w ]*|related( articles| posts| stories| content)?|recommended( for you)?|you (might|may) also like|more from [\w ]+|skip to (main )?content|back to top|scroll to top|loading\W*|previous( post| article)?|next( post| article)?)$/i;
+  /^(advertisement|advertisements|ad|ads|sponsored( content)?|story continues below( advertisement)?|continue reading( below)?|read more|show more|load more|see more|share( this( article| story| post)?)?|share on \w+|tweet|print|email|click to (share|email|print)[\w ]*|related( articles| posts| stories| content)?|recommended( for you)?|you (might|may) also like|more from [\w ]+|skip to (main )?content|back to top|scroll to top|loading\W*|previous( post| article)?|next( post| article)?|\d+ ?(min|mins|minutes?) (read|to read)|reading time:? \d+ ?(min|mins|minutes?))$/i;
 
 /** Whether a short text is a known boilerplate label. */
 export function isJunkPhrase(text: string): boolean {

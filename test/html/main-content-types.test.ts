@@ -1094,4 +1094,12 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Data analyst 5');
     expect(out).toContain('Remote, 7 days ago');
   });
+  test('a reading-time label (8 min read) standing alone goes; a sentence mentioning one stays', () => {
+    const para = (n: number) => `<p>Trail paragraph ${n} explains, with some detail and a few commas, where the path climbs and where it rests.</p>`;
+    const html = `<body>${nav}<article><h1>Hill trails</h1><div><span>8 min read</span></div>${para(1)}${para(2)}<p>The full guide is a 20 min read for anyone planning the ridge.</p>${para(3)}</article></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Trail paragraph 3');
+    expect(out).not.toContain('8 min read');
+    expect(out).toContain('a 20 min read for anyone');
+  });
 });
