@@ -696,8 +696,11 @@ export function dropRepeatedQuotes(nodes: ParentNode[]): void {
   for (const q of remove) detachNode(q);
 }
 
-/** A link to an account page: sign in, sign up, register, join (a path segment of its URL). */
-const ACCOUNT_PATH = /\/(?:log-?in|sign-?in|sign-?up|register|registration|join)(?:[/?#.]|$)/i;
+/**
+ * A link to an account page: sign in, sign up, register, join (a path segment of its URL); or to the
+ * page where one asks a new question (`/questions/ask`), which Q&A threads close with the same way.
+ */
+const ACCOUNT_PATH = /\/(?:log-?in|sign-?in|sign-?up|register|registration|join|ask)(?:[/?#.]|$)/i;
 /** Longest account prompt (characters, white space collapsed). */
 const MAX_PROMPT_CHARS = 300;
 /** Least share of a prompt's text in its account links. */
@@ -719,7 +722,8 @@ function isAccountLink(a: Element): boolean {
 
 /**
  * Removes account prompts from the region: the largest block around a link to a sign-in or sign-up
- * page (`/login/`, `/register/`, `/users/signup`) whose every link is such a link, holding at most 300
+ * page (`/login/`, `/register/`, `/users/signup`) or to the ask-a-question page (`/questions/ask`:
+ * "Start asking to get answers … Ask question") whose every link is such a link, holding at most 300
  * characters with at least 10% of them in those links ("Create an account or sign in to comment",
  * "You must log in or register to reply here."). Threads end with one; a paragraph or list item alone
  * (a sentence saying where to register for an event, a prerequisite "a free account") is not taken,
