@@ -1048,4 +1048,14 @@ describe('onlyMainContent beyond articles', () => {
     expect(shopper).not.toContain('Reviewer 2: sturdy');
     expect(pageToMarkdown(page('Reviews'))).toContain('Reviewer 2: sturdy');
   });
+  test('edit notes and unfilled template bindings under posts go; an editor credit without a date and braces in code stay', () => {
+    const post = (i: number) => `<div class="post"><div class="content"><p>Reply ${i}: I swapped the power supply, reseated the memory, and the board has booted every time since then.</p><div class="notice">Last edited by <a href="/u/${i}">poster${i}</a> on Tue Aug ${i + 2}, 2019 10:03 pm, edited 1 time in total.</div><div class="alert" ng-show="board.errors[${i}]"><strong>{{ board.errors[${i}].message }}</strong></div></div></div>`;
+    const html = `<body>${nav}<main><h1>Board does not boot</h1><p class="credit">Edited by Jane Doe</p>${Array.from({ length: 4 }, (_, i) => post(i)).join('')}<pre><code>{{ board.title }}</code></pre></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Reply 3: I swapped the power supply');
+    expect(out).not.toContain('Last edited by');
+    expect(out).not.toContain('board.errors');
+    expect(out).toContain('Edited by Jane Doe');
+    expect(out).toContain('{{ board.title }}');
+  });
 });
