@@ -42,7 +42,7 @@ beforeAll(async () => {
     '/slow': async () => {
       inFlight++;
       peak = Math.max(peak, inFlight);
-      await Bun.sleep(600);
+      await Bun.sleep(1500); // long enough for the two status reads below while two are in flight
       inFlight--;
       return new Response('<html><body><p>Slow page.</p></body></html>', { headers: { 'content-type': 'text/html' } });
     },
@@ -105,7 +105,10 @@ test('the team concurrency limit holds across both api and both worker processes
   const { key, team } = await makeKey(100, 2);
   peak = 0;
   const scrapes = Array.from({ length: 6 }, (_, i) => call(i % 2 ? api1.base! : api2.base!, 'POST', '/v2/scrape', key, { url: site.url('/slow'), timeout: 30000 }));
-  await Bun.sleep(300);
+  // Wait until the fixture serves two of them at once (no fixed sleep: a loaded machine may take a
+  // while to start them; status reads are rate-limited, so the fixture is watched, not the API).
+  const until = Date.now() + 60_000; // hang bound only
+  while (inFlight < 2 && Date.now() < until) await Bun.sleep(20);
   const during = await call(api2.base!, 'GET', '/v2/concurrency-check', key);
   expect(during.body).toEqual({ success: true, concurrency: 2, maxConcurrency: 2 });
   const queue = await call(api1.base!, 'GET', '/v2/team/queue-status', key);
