@@ -279,8 +279,9 @@ const REVIEW_LEAD = 200;
  * the list. On a page that declares itself a product (`product`), review headings ("Customer reviews",
  * "8 Reviews", hints.ts `isReviewHeading`; the heading's whole text or its first text, as in
  * `Reviews<span>159 reviews, average 4.4</span>`) label such blocks too: shoppers' reviews and
- * testimonials are not the product's description. Review blocks may hold up to half the page and open
- * with a short rating summary before their heading.
+ * testimonials are not the product's description. On any page, headings that name customers' or users'
+ * reviews outright (`SHOPPER_REVIEWS`) label such blocks. Review blocks may hold up to half the page and
+ * open with a short rating summary before their heading.
  */
 function withRecommendations(remove: Element[], stats: StatsMap, total: number, product: boolean): Element[] {
   const sections: Element[] = [];
@@ -291,7 +292,7 @@ function withRecommendations(remove: Element[], stats: StatsMap, total: number, 
     const label = normalizeSpace(textOf(el));
     // An author box ("About the author") goes like a recommendation block: the story ends before it.
     const recommendation = isRecommendationHeading(label) || isAuthorHeading(label);
-    if (!recommendation && !(product && isReviewLabel(el, label))) continue;
+    if (!recommendation && !isReviewLabel(el, label, product ? isReviewHeading : isShopperReviewHeading)) continue;
     const cap = total * (recommendation ? MAX_RECOMMENDATION_SHARE : MAX_REVIEW_SHARE);
     let block = el;
     for (let p: ParentNode | null = el.parent; p && isTag(p) && p.name !== 'body'; p = p.parent) {
@@ -308,11 +309,20 @@ function withRecommendations(remove: Element[], stats: StatsMap, total: number, 
   return [...remove.filter((el) => !inside(el, added)), ...new Set(added)];
 }
 
+/**
+ * Headings that name shoppers' reviews outright ("Customer reviews", "User reviews for <item>"): they
+ * label review blocks on any page, not only on pages declaring a product (a store page marked up with
+ * microdata only); a bare "Reviews" (critics' reviews quoted by a store page, a service's testimonials)
+ * counts only on declared products.
+ */
+const SHOPPER_REVIEWS = /^(?:customer|user|guest|verified) (?:reviews?|ratings? (?:&|and) reviews?)(?: (?:for|of)\b.*)?$/i;
+const isShopperReviewHeading = (text: string) => text.length <= 80 && SHOPPER_REVIEWS.test(text);
+
 /** Whether heading `el` (text `label`) labels customer reviews, by its whole text or its first text. */
-function isReviewLabel(el: Element, label: string): boolean {
-  if (isReviewHeading(label)) return true;
+function isReviewLabel(el: Element, label: string, test: (text: string) => boolean): boolean {
+  if (test(label)) return true;
   const first = firstText(el) as Text | undefined;
-  return !!first && first.data.length < label.length && isReviewHeading(normalizeSpace(first.data));
+  return !!first && first.data.length < label.length && test(normalizeSpace(first.data));
 }
 
 /** Text length under `top` before `el` (a descendant), from the stats of the siblings on the way up. */
