@@ -1039,6 +1039,35 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('Packing for a long drive');
     expect(out).toContain('a small inn');
   });
+  test("a picture's credit set in a span or div of its figure goes like a figcaption; a figure of code keeps its text", () => {
+    const para = (n: number) => `<p>Garden paragraph ${n} explains, with some detail and a few commas, how the beds were dug and planted.</p>`;
+    const html = `<body>${nav}<article><h1>Spring beds</h1>${para(1)}<figure><div class="image"><img src="/a.jpg"></div><div class="label">Credit: Studio Lens / Jane Roe</div></figure>${para(2)}<figure><img src="/b.jpg"><span class="credit">Photo by Sam Poe</span></figure>${para(3)}<figure><pre><code>plant(bed, seeds)</code></pre><div>Listing one: planting a bed</div></figure>${para(4)}</article></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Garden paragraph 4');
+    expect(out).toContain('a.jpg');
+    expect(out).not.toContain('Studio Lens');
+    expect(out).not.toContain('Sam Poe');
+    expect(out).toContain('Listing one');
+  });
+  test('an author box under "Article written by:" or "Reviewed by" goes; the story stays', () => {
+    const para = (n: number) => `<p>Clinic paragraph ${n} explains, with some detail and a few commas, how the weekly sessions are run.</p>`;
+    const box = (label: string, who: string) => `<div class="person"><h2>${label}</h2><h3>${who}</h3><p>${who} is a physician who has treated patients for twenty years and leads the clinic's weekly classes.</p></div>`;
+    const html = `<body>${nav}<main><article><h1>Weekly sessions</h1>${Array.from({ length: 8 }, (_, i) => para(i)).join('')}</article>${box('Article written by:', 'Dr Ann Vale')}${box('Medically reviewed by', 'Dr Ben Roe')}</main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Clinic paragraph 7');
+    expect(out).not.toContain('Ann Vale');
+    expect(out).not.toContain('Ben Roe');
+  });
+
+  test("a linked picture's alt that describes the photo is no link text; a title in Title Case stays", () => {
+    const para = (n: number) => `<p>Meal paragraph ${n} explains, with some detail and a few commas, what each box holds and what it costs.</p>`;
+    const html = `<body>${nav}<article><h1>Meal boxes</h1>${para(1)}<p><a href="/shop/a"><img src="/a.jpg" alt="Two people eating green salads at a white table near the window"></a></p>${para(2)}<p><a href="/shop/b"><img src="/b.jpg" alt="The Complete Guide To Green Salad Boxes For Busy Weekday Lunches"></a></p>${para(3)}</article></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Meal paragraph 3');
+    expect(out).toContain('a.jpg');
+    expect(out).not.toContain('Two people eating');
+    expect(out).toContain('The Complete Guide To Green Salad Boxes');
+  });
 
   test('an FAQ question in a disclosure button (aria-expanded) heads its answer again; a "Show more" toggle and a lone button do not come back', () => {
     const item = (i: number) => `<div class="faq-item"><button class="faq-toggle" aria-expanded="false">Question ${i}: can the plan be paused for a month?</button><div class="faq-panel"><p>Answer ${i}: yes, the plan can be paused from the account page at any time.</p></div></div>`;
