@@ -111,13 +111,27 @@ function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element,
   // Two pictures beside a card's short text (a product shot and its hover shot) are a card of a grid,
   // not an image cluster.
   if (s.img > 1 && s.p / s.img < 0.5 && s.len < 200 && el.name !== 'figure' && !holdsProse(el, stats) && !gridItemAround(el, stats, regionLen)) return true;
-  if (weight < 25 && ld > 0.33 && s.len < 800 && !(ld < MAX_CARD_LINK_DENSITY ? gridItemAround(el, stats, regionLen) : isLinkedCardGridItem(el, stats, regionLen))) {
+  // Sentences with links in them (a callout: "Warning: follow the [upgrade guide] before ...", a
+  // list of tasks each naming its tool) hold text of their own outside the links; a link list does not.
+  if (weight < 25 && ld > 0.33 && s.len < 800 && !linkedProse(s, ld) && !(ld < MAX_CARD_LINK_DENSITY ? gridItemAround(el, stats, regionLen) : isLinkedCardGridItem(el, stats, regionLen))) {
     return wrappedLinkedCard(el, stats, regionLen) ? WRAPPED_CARD : true;
   }
   // A card's body under a positive name (Bootstrap's `card-body`: its title link and price) is kept
   // as its grid item is, up to the card link density.
   if (weight >= 25 && ld > 0.5 && !(ld < MAX_CARD_LINK_DENSITY && gridItemAround(el, stats, regionLen))) return true;
   return false;
+}
+
+/** Text outside links (characters) and the largest link density of a block of prose with links (`linkedProse`). */
+const LINKED_PROSE_TEXT = 150;
+const LINKED_PROSE_DENSITY = 0.6;
+
+/**
+ * Whether a block (stats `s`, link density `ld`) is prose with links in it rather than a link list: at
+ * least LINKED_PROSE_TEXT characters outside links and link density under LINKED_PROSE_DENSITY.
+ */
+function linkedProse(s: Stats, ld: number): boolean {
+  return ld < LINKED_PROSE_DENSITY && s.len - s.link >= LINKED_PROSE_TEXT;
 }
 
 /** Own text outside links (characters) that makes a block a paragraph even outside a `p`. */
