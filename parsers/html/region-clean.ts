@@ -143,7 +143,9 @@ function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element,
   // section with its heading and cards): the cards' links make it link-dense, not a menu.
   const cardText = cards.text.get(el) ?? 0;
   if (cardText > 0 && cardText >= s.len * CARD_HOLDER_SHARE) return false;
-  if (weight < 25 && ld > 0.33 && s.len < 800) {
+  // Sentences with links in them (a callout: "Warning: follow the [upgrade guide] before ...", a
+  // list of tasks each naming its tool) hold text of their own outside the links; a link list does not.
+  if (weight < 25 && ld > 0.33 && s.len < 800 && !linkedProse(s, ld)) {
     if (ld < MAX_CARD_LINK_DENSITY ? gridItemAround(el, stats, regionLen) : isLinkedCardGridItem(el, stats, regionLen)) {
       keepCard(el, s.len, cards);
       return false;
@@ -157,6 +159,18 @@ function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element,
     keepCard(el, s.len, cards);
   }
   return false;
+}
+
+/** Text outside links (characters) and the largest link density of a block of prose with links (`linkedProse`). */
+const LINKED_PROSE_TEXT = 150;
+const LINKED_PROSE_DENSITY = 0.6;
+
+/**
+ * Whether a block (stats `s`, link density `ld`) is prose with links in it rather than a link list: at
+ * least LINKED_PROSE_TEXT characters outside links and link density under LINKED_PROSE_DENSITY.
+ */
+function linkedProse(s: Stats, ld: number): boolean {
+  return ld < LINKED_PROSE_DENSITY && s.len - s.link >= LINKED_PROSE_TEXT;
 }
 
 /** Own text outside links (characters) that makes a block a paragraph even outside a `p`. */

@@ -1134,4 +1134,15 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Edited by Jane Doe');
     expect(out).toContain('{{ board.title }}');
   });
+
+  test('a callout of sentences with links in them (link density 0.33-0.6, 150+ characters outside links) stays; a link list goes', () => {
+    const callout = '<div class="box box-warning"><p>Warning: read the <a href="/guide/upgrade">upgrade guide for the storage engine</a> first. Stop the <a href="/guide/service">background sync service</a> before you start. Back up the <a href="/guide/data">data directory and its settings</a> too. The tool does not undo an upgrade once it has begun its work. See the <a href="/notes">release notes of this version</a> for what changed, and plan an hour of downtime.</p></div>';
+    const links = `<div class="box">${['Install', 'Configure', 'Upgrade', 'Troubleshoot', 'Reference'].map((w) => `<a href="/${w}">${w} the storage engine</a>`).join(' ')} and more.</div>`;
+    const html = `<body>${nav}<div class="doc"><h1>Upgrading</h1>${Array.from({ length: 5 }, (_, i) => prose('Manual', i)).join('')}${callout}${links}${prose('Manual', 5)}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Manual paragraph 5');
+    expect(out).toContain('Warning: read the');
+    expect(out).toContain('does not undo an upgrade');
+    expect(out).not.toContain('Troubleshoot the storage engine');
+  });
 });
