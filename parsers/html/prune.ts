@@ -225,9 +225,10 @@ export function descendable(el: Element): boolean {
  * Removes pre-scoring boilerplate under `root` (outermost first).
  * @param safeOnly only landmarks and junk-hinted blocks (the fallback cleanup)
  * @param product the page declares itself a product: blocks labelled as customer reviews go too
- * @returns the removed elements, each with the parent it had (for stats.ts `updateAfterRemoval`)
+ * @returns the removed elements, each with the parent it had (for stats.ts `updateAfterRemoval`) and
+ *   the element sibling after it
  */
-export function pruneBoilerplate(root: ParentNode, stats: StatsMap, safeOnly = false, product = false): { el: Element; parent: ParentNode }[] {
+export function pruneBoilerplate(root: ParentNode, stats: StatsMap, safeOnly = false, product = false): Pruned[] {
   const rootStats = isTag(root as Element) ? stats.get(root as Element) : undefined;
   const whole = rootStats?.len ?? [...stats.values()].reduce((m, s) => Math.max(m, s.len), 0);
   // Dialogs overlay the page: a consent centre's text must not make the page's own blocks look small.
@@ -250,9 +251,22 @@ export function pruneBoilerplate(root: ParentNode, stats: StatsMap, safeOnly = f
     remove = collect(root, stats, total, safeOnly, spared);
   }
   remove = withRecommendations(remove, stats, total, product);
-  const removed = remove.map((el) => ({ el, parent: el.parent! }));
+  const removed = remove.map((el) => ({ el, parent: el.parent!, next: nextElement(el) }));
   for (const el of remove) detach(el);
   return removed;
+}
+
+/** An element the prune removed, the parent it had and the element sibling that followed it. */
+export interface Pruned {
+  el: Element;
+  parent: ParentNode;
+  next?: Element;
+}
+
+/** The element sibling after `el`, if any. */
+function nextElement(el: Element): Element | undefined {
+  for (let n = el.next; n; n = n.next) if (isTag(n)) return n;
+  return undefined;
 }
 
 /** Rounds of layout-name discovery, each one level deeper into nested layout blocks (threads of replies). */
@@ -290,8 +304,9 @@ const REVIEW_LEAD = 200;
  * the list. On a page that declares itself a product (`product`), review headings ("Customer reviews",
  * "8 Reviews", hints.ts `isReviewHeading`; the heading's whole text or its first text, as in
  * `Reviews<span>159 reviews, average 4.4</span>`) label such blocks too: shoppers' reviews and
- * testimonials are not the product's description. Review blocks may hold up to half the page and open
- * with a short rating summary before their heading.
+ * testimonials are not the product's description. On any page, headings that name customers' or users'
+ * reviews outright (`SHOPPER_REVIEWS`) label such blocks. Review blocks may hold up to half the page and
+ * open with a short rating summary before their heading.
  */
 function withRecommendations(remove: Element[], stats: StatsMap, total: number, product: boolean): Element[] {
   const sections: Element[] = [];
@@ -302,7 +317,7 @@ function withRecommendations(remove: Element[], stats: StatsMap, total: number, 
     const label = normalizeSpace(textOf(el));
     // An author box ("About the author") goes like a recommendation block: the story ends before it.
     const recommendation = isRecommendationHeading(label) || isAuthorHeading(label);
-    if (!recommendation && !(product && isReviewLabel(el, label))) continue;
+    if (!recommendation && !isReviewLabel(el, label, product ? isReviewHeading : isShopperReviewHeading)) continue;
     const cap = total * (recommendation ? MAX_RECOMMENDATION_SHARE : MAX_REVIEW_SHARE);
     let block = el;
     for (let p: ParentNode | null = el.parent; p && isTag(p) && p.name !== 'body'; p = p.parent) {
@@ -319,11 +334,20 @@ function withRecommendations(remove: Element[], stats: StatsMap, total: number, 
   return [...remove.filter((el) => !inside(el, added)), ...new Set(added)];
 }
 
+/**
+ * Headings that name shoppers' reviews outright ("Customer reviews", "User reviews for <item>"): they
+ * label review blocks on any page, not only on pages declaring a product (a store page marked up with
+ * microdata only); a bare "Reviews" (critics' reviews quoted by a store page, a service's testimonials)
+ * counts only on declared products.
+ */
+const SHOPPER_REVIEWS = /^(?:customer|user|guest|verified) (?:reviews?|ratings? (?:&|and) reviews?)(?: (?:for|of)\b.*)?$/i;
+const isShopperReviewHeading = (text: string) => text.length <= 80 && SHOPPER_REVIEWS.test(text);
+
 /** Whether heading `el` (text `label`) labels customer reviews, by its whole text or its first text. */
-function isReviewLabel(el: Element, label: string): boolean {
-  if (isReviewHeading(label)) return true;
+function isReviewLabel(el: Element, label: string, test: (text: string) => boolean): boolean {
+  if (test(label)) return true;
   const first = firstText(el) as Text | undefined;
-  return !!first && first.data.length < label.length && isReviewHeading(normalizeSpace(first.data));
+  return !!first && first.data.length < label.length && test(normalizeSpace(first.data));
 }
 
 /** Text length under `top` before `el` (a descendant), from the stats of the siblings on the way up. */

@@ -262,16 +262,34 @@ function linkTargets(el: Element): number {
 
 const PROMO_LEAD = /^(read more|related|see also|also read|read also|more|read|watch|listen|recommended|don't miss|do not miss|must read|further reading|more on this( story)?)\s*[:|–—-]?$/i;
 
+/** Inline elements searched through for a paragraph's lead. */
+const INLINE_WRAPPERS = new Set(['em', 'i', 'strong', 'b', 'span', 'mark', 'small', 'u']);
+
 /** A paragraph that only points to another story: "Read more: <link>", "Related: <link>". */
 function isInlinePromo(el: Element, stats: StatsMap): boolean {
   const s = stats.get(el);
   if (!s || s.len === 0 || s.len > 200 || s.link / s.len < 0.5) return false;
+  return PROMO_LEAD.test(normalizeSpace(leadBeforeLink(el) ?? '').replace(LEAD_MARKS, ''));
+}
+
+/** Arrows and other marks before a lead ("» Read more:", "➡️ Related:"). */
+const LEAD_MARKS = /^[^\p{L}\p{N}]+/u;
+
+/**
+ * The text of `el` before its first link, through the inline wrappers that hold the link too
+ * (`<p><em>Also read: <a>…</a></em></p>`); undefined when it holds no link.
+ */
+function leadBeforeLink(el: Element): string | undefined {
   let lead = '';
   for (const c of el.children) {
-    if (isTag(c) && c.name === 'a') break;
+    if (isTag(c) && c.name === 'a') return lead;
+    if (isTag(c) && INLINE_WRAPPERS.has(c.name)) {
+      const inner = leadBeforeLink(c);
+      if (inner !== undefined) return lead + inner;
+    }
     lead += textOf(c);
   }
-  return PROMO_LEAD.test(normalizeSpace(lead));
+  return undefined;
 }
 
 /** Follows single-child wrappers without own text (`div > div > ul` -> `ul`). */
@@ -735,8 +753,11 @@ export function dropRepeatedQuotes(nodes: ParentNode[]): void {
   for (const q of remove) detachNode(q);
 }
 
-/** A link to an account page: sign in, sign up, register, join (a path segment of its URL). */
-const ACCOUNT_PATH = /\/(?:log-?in|sign-?in|sign-?up|register|registration|join)(?:[/?#.]|$)/i;
+/**
+ * A link to an account page: sign in, sign up, register, join (a path segment of its URL); or to the
+ * page where one asks a new question (`/questions/ask`), which Q&A threads close with the same way.
+ */
+const ACCOUNT_PATH = /\/(?:log-?in|sign-?in|sign-?up|register|registration|join|ask)(?:[/?#.]|$)/i;
 /** Longest account prompt (characters, white space collapsed). */
 const MAX_PROMPT_CHARS = 300;
 /** Least share of a prompt's text in its account links. */
@@ -758,7 +779,8 @@ function isAccountLink(a: Element): boolean {
 
 /**
  * Removes account prompts from the region: the largest block around a link to a sign-in or sign-up
- * page (`/login/`, `/register/`, `/users/signup`) whose every link is such a link, holding at most 300
+ * page (`/login/`, `/register/`, `/users/signup`) or to the ask-a-question page (`/questions/ask`:
+ * "Start asking to get answers … Ask question") whose every link is such a link, holding at most 300
  * characters with at least 10% of them in those links ("Create an account or sign in to comment",
  * "You must log in or register to reply here."). Threads end with one; a paragraph or list item alone
  * (a sentence saying where to register for an event, a prerequisite "a free account") is not taken,
@@ -1221,4 +1243,64 @@ function wordList(node: ParentNode): string[] {
     else if (isTag(n)) for (const c of n.children) stack.push(c);
   }
   return out;
+}
+
+/** Longest post note (characters, white space collapsed). */
+const MAX_NOTE_CHARS = 150;
+/** A post's edit note: "Last edited by <name> on <date>", "Last edited: <date>", "Edited <date> by <name>". */
+const EDIT_NOTE = /^(?:last edited\b|edited\b.{0,60}?\bby\b)/i;
+/** An unrendered template binding: the whole text is `{{ expression }}` (a script framework's placeholder). */
+const TEMPLATE_BINDING = /^\{\{[^{}]+\}\}$/;
+const NOTE_START = /^\s*(?:\{\{|(?:last )?edited\b)/i;
+const HAS_DIGIT = /\d/;
+
+/** Whether the first non-blank child of `el` is a text that may open a post note. */
+function opensNote(el: Element): boolean {
+  for (const c of el.children) {
+    if (c.type === 'text') {
+      const data = (c as Text).data;
+      if (!data.trim()) continue;
+      return NOTE_START.test(data);
+    }
+    if (isTag(c)) return false;
+  }
+  return false;
+}
+
+/** Whether `el` sits in code (`pre`, `code`), where a template's braces are the text. */
+function inCode(el: Element): boolean {
+  for (let p: ParentNode | null = el; p && isTag(p as AnyNode); p = p.parent) if ((p as Element).name === 'pre' || (p as Element).name === 'code') return true;
+  return false;
+}
+
+/**
+ * Removes the notes a forum adds to its posts, and template placeholders a script never filled: a
+ * block (the largest wrapper saying nothing else) of at most MAX_NOTE_CHARS characters whose whole text
+ * is an edit note with a date or count in it ("Last edited by jane on Tue Aug 27, 2019, edited 1 time in
+ * total.", "Edited June 19, 2024 by jane") or a `{{ expression }}` binding (an AngularJS alert's `{{
+ * board.errors[12].message }}` under every post). An editor's credit without a date ("Edited by Jane
+ * Doe") and braces in code stay. Candidates are found by their first text, so only they are measured.
+ */
+export function dropPostNotes(nodes: ParentNode[]): void {
+  const tops = new Set<unknown>(nodes);
+  const remove: Element[] = [];
+  for (const n of nodes) {
+    for (const el of isTag(n as AnyNode) ? [n as Element, ...elements(n)] : elements(n)) {
+      if (tops.has(el) || !opensNote(el)) continue;
+      let block = el;
+      let text = normalizeSpace(textOf(el));
+      if (text.length > MAX_NOTE_CHARS) continue;
+      const binding = TEMPLATE_BINDING.test(text);
+      if (!binding && !(EDIT_NOTE.test(text) && HAS_DIGIT.test(text))) continue;
+      if (inCode(el)) continue;
+      for (let p = el.parent; p && isTag(p as AnyNode) && !tops.has(p); p = p.parent) {
+        const t = normalizeSpace(textOf(p));
+        if (t !== text) break;
+        block = p as Element;
+        text = t;
+      }
+      remove.push(block);
+    }
+  }
+  for (const el of remove) if (el.parent) detachNode(el);
 }

@@ -1019,6 +1019,43 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Post 5: same here');
     expect(out).not.toContain('Currently playing');
   });
+  test('a task list (disabled tick boxes opening the items) keeps its short items; a list of live tick boxes (a filter) still goes', () => {
+    const para = (n: number) => `<p>Planning paragraph ${n} says, in some detail and with commas, what to book first, what can wait, and why.</p>`;
+    const items = ['Eat a good breakfast', 'Pack the rings', 'Thank the band', 'Call the florist'];
+    const list = `<ul>${items.map((t) => `<li><input disabled="" type="checkbox"> ${t}</li>`).join('')}</ul>`;
+    const filters = `<ul>${['Red', 'Blue'].map((t) => `<li><input type="checkbox" name="colour"> Show ${t} only</li>`).join('')}</ul>`;
+    const html = `<body>${nav}<article><h1>Checklist</h1>${para(1)}${para(2)}<h3>Wedding day</h3>${list}${para(3)}${filters}</article></body>`;
+    const out = pageToMarkdown(html);
+    for (const t of items) expect(out).toContain(t);
+    expect(out).not.toContain('Show Red only');
+  });
+
+  test('a "Related:" or "Also read:" paragraph whose lead and link sit in one emphasis goes; a sentence in emphasis with a link stays', () => {
+    const para = (n: number) => `<p>Story paragraph ${n} tells, with enough words and some commas, what the travellers saw on the road north.</p>`;
+    const html = `<body>${nav}<article><h1>Road trip</h1>${para(1)}<p><em>Also read: <a href="/other">Ten quiet towns along the coast</a></em></p>${para(2)}<p><strong>» Related: <a href="/r">Packing for a long drive</a></strong></p>${para(3)}<p><em>We stayed in <a href="/h">a small inn</a> near the old bridge for two nights.</em></p>${para(4)}</article></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Story paragraph 4');
+    expect(out).not.toContain('Ten quiet towns');
+    expect(out).not.toContain('Packing for a long drive');
+    expect(out).toContain('a small inn');
+  });
+
+  test('an FAQ question in a disclosure button (aria-expanded) heads its answer again; a "Show more" toggle and a lone button do not come back', () => {
+    const item = (i: number) => `<div class="faq-item"><button class="faq-toggle" aria-expanded="false">Question ${i}: can the plan be paused for a month?</button><div class="faq-panel"><p>Answer ${i}: yes, the plan can be paused from the account page at any time.</p></div></div>`;
+    const more = '<div class="faq-item"><button class="faq-toggle" aria-expanded="false">Show more details here</button><div class="faq-panel"><p>Every plan includes support by mail and by phone on workdays.</p></div></div>';
+    const lone = '<div class="row"><button type="button">Compare all the plans</button><p>Plans differ in storage, seats and the level of support they include.</p></div>';
+    const html = `<body>${nav}<main><h1>Storage plans</h1>${Array.from({ length: 4 }, (_, i) => prose('Service', i)).join('')}${lone}<div class="faq">${[0, 1, 2].map(item).join('')}${more}</div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Service paragraph 3');
+    expect(out).toContain('Answer 2: yes, the plan');
+    expect(out).toContain('Question 0: can the plan be paused');
+    expect(out).toContain('Question 2: can the plan be paused');
+    expect(out.indexOf('Question 1:')).toBeLessThan(out.indexOf('Answer 1:'));
+    expect(out).toContain('Every plan includes support');
+    expect(out).not.toContain('Show more details');
+    expect(out).not.toContain('Compare all the plans');
+  });
+
   test('a block that is mostly grid cards the cleaning kept is their grid, however link-dense (a job list under its heading)', () => {
     const job = (i: number) => `<div class="job"><a href="/jobs/${i}">Data analyst ${i}</a> <a href="/co/${i}">Acme ${i}</a> <span>Remote, ${i + 2} days ago</span></div>`;
     const intro = [0, 1, 2, 3].map((i) => `<p>Note ${i}: every job here is remote, checked by our editors, and pays in the range the employer states up front.</p>`).join('');
@@ -1036,5 +1073,45 @@ describe('onlyMainContent beyond articles', () => {
     const out = pageToMarkdown(html);
     expect(out).toContain('Project 13 is a small library');
     expect(out).not.toContain('Language number 50');
+  });
+
+  test('a microdata value hidden by a utility class (d-none with itemprop) goes; a hidden-classed block without itemprop stays', () => {
+    const comment = (i: number) => `<div class="note"><span class="d-none" itemprop="name">writer${i}</span><p itemprop="text">Note ${i}: the loop runs the tasks together, so the waits overlap instead of adding up one after the other.</p><time class="d-none" itemprop="dateCreated">2021-04-0${i + 1}T04:06:17.467Z</time></div>`;
+    const html = `<body>${nav}<main><h1>How do async and await work?</h1>${prose('Answer', 0)}${prose('Answer', 1)}<div class="row hide">${prose('Revealed', 2)}</div>${Array.from({ length: 3 }, (_, i) => comment(i)).join('')}</main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Note 2: the loop runs');
+    expect(out).not.toContain('writer2');
+    expect(out).toContain('Revealed paragraph 2');
+    expect(out).not.toContain('T04:06:17');
+  });
+
+  test("a closing prompt whose only link asks a new question (/questions/ask) goes like an account prompt; a post's link to it stays", () => {
+    const post = (i: number) => `<div class="post"><p>Answer ${i}: bring two coolers, one for the cold dishes and one for the drinks, and label the lids so helpers find things fast.</p></div>`;
+    const notice = `<div class="bottom-notice"><div class="card"><p>Start asking to get answers</p><p>Find the answer to your question by asking.</p><a class="btn" href="https://qa.example/questions/ask">Ask question</a></div></div>`;
+    const html = `<body><header>${nav}</header><div class="question-page"><h1>Catering a picnic for forty people</h1>${Array.from({ length: 3 }, (_, i) => post(i)).join('')}<div class="post"><p>Answer 3: if nobody here knows, <a href="https://qa.example/questions/ask">ask a new question</a> with the number of guests, the menu you have in mind and the budget you can spend.</p></div>${notice}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Answer 2: bring two coolers');
+    expect(out).toContain('ask a new question');
+    expect(out).not.toContain('Start asking to get answers');
+  });
+
+  test('a block headed "Customer reviews for <item>" is not content even without a product declaration; "Reviews" alone there stays', () => {
+    const review = (i: number) => `<li><p>Reviewer ${i}: sturdy, quick to put together, and it holds all my vinyl records without sagging at all.</p></li>`;
+    const block = (heading: string) => `<div class="rv"><h2>${heading}<span><a href="/help/reviews">About reviews</a></span></h2><p>Overall: very positive</p><ul>${Array.from({ length: 3 }, (_, i) => review(i)).join('')}</ul></div>`;
+    const page = (heading: string) => `<html><head><meta property="og:type" content="website"></head><body><header>${nav}</header><main><h1>Oak shelf</h1>${Array.from({ length: 6 }, (_, i) => prose('Shelf', i)).join('')}${block(heading)}</main></body></html>`;
+    const shopper = pageToMarkdown(page('Customer reviews for Oak shelf'));
+    expect(shopper).toContain('Shelf paragraph 5');
+    expect(shopper).not.toContain('Reviewer 2: sturdy');
+    expect(pageToMarkdown(page('Reviews'))).toContain('Reviewer 2: sturdy');
+  });
+  test('edit notes and unfilled template bindings under posts go; an editor credit without a date and braces in code stay', () => {
+    const post = (i: number) => `<div class="post"><div class="content"><p>Reply ${i}: I swapped the power supply, reseated the memory, and the board has booted every time since then.</p><div class="notice">Last edited by <a href="/u/${i}">poster${i}</a> on Tue Aug ${i + 2}, 2019 10:03 pm, edited 1 time in total.</div><div class="alert" ng-show="board.errors[${i}]"><strong>{{ board.errors[${i}].message }}</strong></div></div></div>`;
+    const html = `<body>${nav}<main><h1>Board does not boot</h1><p class="credit">Edited by Jane Doe</p>${Array.from({ length: 4 }, (_, i) => post(i)).join('')}<pre><code>{{ board.title }}</code></pre></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Reply 3: I swapped the power supply');
+    expect(out).not.toContain('Last edited by');
+    expect(out).not.toContain('board.errors');
+    expect(out).toContain('Edited by Jane Doe');
+    expect(out).toContain('{{ board.title }}');
   });
 });
