@@ -1094,6 +1094,15 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Data analyst 5');
     expect(out).toContain('Remote, 7 days ago');
   });
+  test("a dropdown's list of menu entries (role=menuitemradio) inside the region goes, however long; the listing stays", () => {
+    const choices = Array.from({ length: 60 }, (_, i) => `<a role="menuitemradio" href="/top?lang=l${i}"><span>Language number ${i}</span></a>`).join('');
+    const menu = `<details><summary>Language: Any</summary><div class="pane"><div class="entries">${choices}</div></div></details>`;
+    const row = (i: number) => `<article class="row"><h2><a href="/r/${i}">owner${i} / project${i}</a></h2><p>Project ${i} is a small library that parses, checks and formats configuration files, and reports every error it finds with its line and column.</p><span>${1200 + i} stars today</span></article>`;
+    const html = `<body>${nav}<main><h1>Top projects</h1><p>See what people here are most excited about today.</p><div class="bar">${menu}</div><div class="rows">${Array.from({ length: 14 }, (_, i) => row(i)).join("")}</div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Project 13 is a small library');
+    expect(out).not.toContain('Language number 50');
+  });
 
   test('a microdata value hidden by a utility class (d-none with itemprop) goes; a hidden-classed block without itemprop stays', () => {
     const comment = (i: number) => `<div class="note"><span class="d-none" itemprop="name">writer${i}</span><p itemprop="text">Note ${i}: the loop runs the tasks together, so the waits overlap instead of adding up one after the other.</p><time class="d-none" itemprop="dateCreated">2021-04-0${i + 1}T04:06:17.467Z</time></div>`;
