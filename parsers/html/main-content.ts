@@ -16,9 +16,9 @@
  *    the safe cleanup (`safeCleanup`): only landmark chrome and chrome/junk-named blocks are dropped.
  */
 import { cloneNode } from 'domhandler';
-import { detach, isAncestor, isTag, likeSiblings, textOf, type AnyNode, type Element, type ParentNode } from './dom.ts';
+import { detach, elements, isAncestor, isTag, likeSiblings, normalizeSpace, relink, textOf, type AnyNode, type Element, type ParentNode } from './dom.ts';
 import { hintsOf, landmarkOf, namesArticleBody, namesPosterPane } from './hints.ts';
-import { boilerplateReason, descendable, pruneBoilerplate } from './prune.ts';
+import { boilerplateReason, descendable, pruneBoilerplate, type Pruned } from './prune.ts';
 import { blankAlts, cleanConditionally, dropAccountPrompts, dropMediaCaptions, dropPostNotes, dropPosterPanes, dropRepeatedControls, dropRepeatedQuotes, dropReplySubjects, dropRenditionPairs, dropSiblingCopies, separateFusedInlines, type CopyRegistry } from './region-clean.ts';
 import { scoreCandidates } from './scoring.ts';
 import { computeStats, textLength, updateAfterRemoval, type StatsMap } from './stats.ts';
@@ -109,7 +109,8 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   const safeLink = rootLen(root, stats, 'link') - unsafe.link;
   const tap = regionTap.current;
   const tapState = tap?.before(root, stats);
-  updateAfterRemoval(stats, root, pruneBoilerplate(root, stats, false, opts.product));
+  const pruned = pruneBoilerplate(root, stats, false, opts.product);
+  updateAfterRemoval(stats, root, pruned);
   const listings = findListings(stats);
   const scores = scoreCandidates(root, stats, listings);
   // Short declared bodies are often summaries: trusted only from ~80 words on.
@@ -169,6 +170,10 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   }
 
   const kept = region.filter((el) => el.parent);
+  // The disclosure toggles the prune took for controls head their answers again (an FAQ's questions);
+  // not on a page that declares itself a product, whose accordions are the shop's panels (features,
+  // shipping and returns) rather than an FAQ.
+  if (!opts.product) restoreDisclosureToggles(pruned, kept);
   // Small blocks after the story inside the landmark it gave way to: appeals, CTA boxes, author cards.
   if (main && top === main && best !== main) dropTrailingAppendages(main, best, stats);
   blankAlts(kept);
@@ -190,6 +195,62 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   const nodes: AnyNode[] = tap ? tap.after(tapState, kept) : kept;
   if (titleClone && titleHeading && !isInside(titleHeading, nodes)) nodes.unshift(titleClone);
   return { nodes };
+}
+
+/** A disclosure toggle's label holds at least this many words and at most DISCLOSURE_MAX_CHARS characters. */
+const DISCLOSURE_MIN_WORDS = 3;
+const DISCLOSURE_MAX_CHARS = 200;
+/** A control's own action ("Show caption", "Read more", "Collapse content"), not a title of what it opens. */
+const TOGGLE_VERB = /^(?:show|hide|expand|collapse|view|see|read|open|close|toggle|more|less|load)\b/i;
+/** The panel after a disclosure toggle holds at least this much text (characters): an answer. */
+const DISCLOSURE_PANEL_CHARS = 40;
+
+/**
+ * Puts back the disclosure toggles the prune removed as controls whose panel is still in the cleaned
+ * region (`kept`): an FAQ's question in a `button`, a `role=button` or a block holding only such a
+ * control (`div.faq-title > button`), marked as a disclosure by `aria-expanded` (on it or inside it),
+ * goes back in front of the element that followed it (its answer) when that element is still in place
+ * under the region and holds at least DISCLOSURE_PANEL_CHARS of text. The label must be a phrase
+ * (DISCLOSURE_MIN_WORDS words up to DISCLOSURE_MAX_CHARS characters), not the control's own action
+ * ("Show caption", "Read more": TOGGLE_VERB), and not the panel's first words already (an accordion
+ * whose panel repeats its title). The region was chosen without the toggles, so they cannot move it.
+ */
+function restoreDisclosureToggles(pruned: Pruned[], kept: Element[]): void {
+  if (!kept.length) return;
+  const roots = new Set<ParentNode>(kept);
+  for (const { el, parent, next } of pruned) {
+    if (!next || next.parent !== parent || !isToggle(el) || !hasExpandedState(el)) continue;
+    const label = normalizeSpace(textOf(el));
+    if (label.length > DISCLOSURE_MAX_CHARS || label.split(' ').length < DISCLOSURE_MIN_WORDS || TOGGLE_VERB.test(label)) continue;
+    const panel = normalizeSpace(textOf(next));
+    if (panel.length < DISCLOSURE_PANEL_CHARS || panel.toLowerCase().startsWith(label.toLowerCase())) continue;
+    if (!insideAny(parent as Element, roots)) continue;
+    parent.children.splice(parent.children.indexOf(next), 0, el);
+    relink(parent);
+  }
+}
+
+/**
+ * Whether `el` is a toggle: a `button`, a `role=button`, a `summary`, or a block whose whole text is
+ * that of the first such control inside it.
+ */
+function isToggle(el: Element): boolean {
+  if (isButtonLike(el)) return true;
+  const text = normalizeSpace(textOf(el));
+  for (const d of elements(el)) if (isButtonLike(d)) return normalizeSpace(textOf(d)) === text;
+  return false;
+}
+
+/** Whether `el` or an element inside it carries `aria-expanded` (a disclosure's open/closed state). */
+function hasExpandedState(el: Element): boolean {
+  if (el.attribs['aria-expanded'] !== undefined) return true;
+  for (const d of elements(el)) if (d.attribs['aria-expanded'] !== undefined) return true;
+  return false;
+}
+
+/** Whether `el` is a control by its tag or role: `button`, `summary`, `role=button`. */
+function isButtonLike(el: Element): boolean {
+  return el.name === 'button' || el.name === 'summary' || el.attribs.role?.toLowerCase() === 'button';
 }
 
 /**

@@ -200,9 +200,10 @@ export function descendable(el: Element): boolean {
  * Removes pre-scoring boilerplate under `root` (outermost first).
  * @param safeOnly only landmarks and junk-hinted blocks (the fallback cleanup)
  * @param product the page declares itself a product: blocks labelled as customer reviews go too
- * @returns the removed elements, each with the parent it had (for stats.ts `updateAfterRemoval`)
+ * @returns the removed elements, each with the parent it had (for stats.ts `updateAfterRemoval`) and
+ *   the element sibling after it
  */
-export function pruneBoilerplate(root: ParentNode, stats: StatsMap, safeOnly = false, product = false): { el: Element; parent: ParentNode }[] {
+export function pruneBoilerplate(root: ParentNode, stats: StatsMap, safeOnly = false, product = false): Pruned[] {
   const rootStats = isTag(root as Element) ? stats.get(root as Element) : undefined;
   const whole = rootStats?.len ?? [...stats.values()].reduce((m, s) => Math.max(m, s.len), 0);
   // Dialogs overlay the page: a consent centre's text must not make the page's own blocks look small.
@@ -225,9 +226,22 @@ export function pruneBoilerplate(root: ParentNode, stats: StatsMap, safeOnly = f
     remove = collect(root, stats, total, safeOnly, spared);
   }
   remove = withRecommendations(remove, stats, total, product);
-  const removed = remove.map((el) => ({ el, parent: el.parent! }));
+  const removed = remove.map((el) => ({ el, parent: el.parent!, next: nextElement(el) }));
   for (const el of remove) detach(el);
   return removed;
+}
+
+/** An element the prune removed, the parent it had and the element sibling that followed it. */
+export interface Pruned {
+  el: Element;
+  parent: ParentNode;
+  next?: Element;
+}
+
+/** The element sibling after `el`, if any. */
+function nextElement(el: Element): Element | undefined {
+  for (let n = el.next; n; n = n.next) if (isTag(n)) return n;
+  return undefined;
 }
 
 /** Rounds of layout-name discovery, each one level deeper into nested layout blocks (threads of replies). */

@@ -31,7 +31,10 @@ export function cleanConditionally(region: ParentNode[], stats: StatsMap, scores
     removed.push({ el, parent: el.parent! });
     detachNode(el);
   };
+  // Text of the grid cards the link rules kept, per block holding them (up to the region's top).
+  const cards: KeptCards = { text: new Map(), top: undefined };
   for (const top of region) {
+    cards.top = top;
     const all = isTag(top as Element) ? [...postOrder(top), top as Element] : postOrder(top);
     // Tags and class attributes of the blocks holding most of the region (kept whatever their names
     // say): a block of the same tag and class is another of them (the second post of a thread whose posts are all
@@ -51,7 +54,7 @@ export function cleanConditionally(region: ParentNode[], stats: StatsMap, scores
       const s = stats.get(el);
       if (!s) continue;
       if (s.len > regionLen * MAJOR_SHARE) continue;
-      const drop = shouldDrop(el, s, stats, scores, regionLen, !!major && major.has(`${el.name}.${el.attribs.class ?? ''}`));
+      const drop = shouldDrop(el, s, stats, scores, regionLen, cards, !!major && major.has(`${el.name}.${el.attribs.class ?? ''}`));
       if (drop === true) detach(el);
       else if (drop === WRAPPED_CARD) wrappedCards?.push(el);
     }
@@ -79,7 +82,32 @@ function isQuoteAttribution(el: Element): boolean {
   return own.length <= MAX_ATTRIBUTION_CHARS && ENDS_WITH_COLON.test(own) && normalizeSpace(textOf(quote)).length > own.length;
 }
 
-function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element, number>, regionLen: number, namedLikeMajor = false): boolean | typeof WRAPPED_CARD {
+/**
+ * The grid cards the link rules of the conditional cleaning kept (`shouldDrop`): per block above
+ * them, up to the region's `top`, the text (characters) of those cards, each card counted once.
+ */
+interface KeptCards {
+  text: Map<Element, number>;
+  top: ParentNode | undefined;
+}
+
+/** A block at least this share (0-1) of whose text is grid cards kept by the link rules is their grid. */
+const CARD_HOLDER_SHARE = 0.5;
+
+/**
+ * Records `el` (`len` characters) as a grid card the link rules kept: its text, less what cards
+ * under it already counted, is added to every block above it up to the region's top.
+ */
+function keepCard(el: Element, len: number, cards: KeptCards): void {
+  const add = len - (cards.text.get(el) ?? 0);
+  if (add <= 0) return;
+  for (let p = el.parent; p && isTag(p as Element); p = p.parent) {
+    cards.text.set(p as Element, (cards.text.get(p as Element) ?? 0) + add);
+    if (p === cards.top) break;
+  }
+}
+
+function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element, number>, regionLen: number, cards: KeptCards, namedLikeMajor = false): boolean | typeof WRAPPED_CARD {
   if (isQuoteAttribution(el)) return false;
   // A block of prose under a soft name (`promo`, `cta`: hints.ts), or named as the region's major
   // blocks, is not penalized for its name.
@@ -111,12 +139,23 @@ function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element,
   // Two pictures beside a card's short text (a product shot and its hover shot) are a card of a grid,
   // not an image cluster.
   if (s.img > 1 && s.p / s.img < 0.5 && s.len < 200 && el.name !== 'figure' && !holdsProse(el, stats) && !gridItemAround(el, stats, regionLen)) return true;
-  if (weight < 25 && ld > 0.33 && s.len < 800 && !(ld < MAX_CARD_LINK_DENSITY ? gridItemAround(el, stats, regionLen) : isLinkedCardGridItem(el, stats, regionLen))) {
+  // A block that is mostly grid cards the rules below kept is their grid (a job board's list, a
+  // section with its heading and cards): the cards' links make it link-dense, not a menu.
+  const cardText = cards.text.get(el) ?? 0;
+  if (cardText > 0 && cardText >= s.len * CARD_HOLDER_SHARE) return false;
+  if (weight < 25 && ld > 0.33 && s.len < 800) {
+    if (ld < MAX_CARD_LINK_DENSITY ? gridItemAround(el, stats, regionLen) : isLinkedCardGridItem(el, stats, regionLen)) {
+      keepCard(el, s.len, cards);
+      return false;
+    }
     return wrappedLinkedCard(el, stats, regionLen) ? WRAPPED_CARD : true;
   }
   // A card's body under a positive name (Bootstrap's `card-body`: its title link and price) is kept
   // as its grid item is, up to the card link density.
-  if (weight >= 25 && ld > 0.5 && !(ld < MAX_CARD_LINK_DENSITY && gridItemAround(el, stats, regionLen))) return true;
+  if (weight >= 25 && ld > 0.5) {
+    if (!(ld < MAX_CARD_LINK_DENSITY && gridItemAround(el, stats, regionLen))) return true;
+    keepCard(el, s.len, cards);
+  }
   return false;
 }
 
@@ -223,16 +262,34 @@ function linkTargets(el: Element): number {
 
 const PROMO_LEAD = /^(read more|related|see also|also read|read also|more|read|watch|listen|recommended|don't miss|do not miss|must read|further reading|more on this( story)?)\s*[:|–—-]?$/i;
 
+/** Inline elements searched through for a paragraph's lead. */
+const INLINE_WRAPPERS = new Set(['em', 'i', 'strong', 'b', 'span', 'mark', 'small', 'u']);
+
 /** A paragraph that only points to another story: "Read more: <link>", "Related: <link>". */
 function isInlinePromo(el: Element, stats: StatsMap): boolean {
   const s = stats.get(el);
   if (!s || s.len === 0 || s.len > 200 || s.link / s.len < 0.5) return false;
+  return PROMO_LEAD.test(normalizeSpace(leadBeforeLink(el) ?? '').replace(LEAD_MARKS, ''));
+}
+
+/** Arrows and other marks before a lead ("» Read more:", "➡️ Related:"). */
+const LEAD_MARKS = /^[^\p{L}\p{N}]+/u;
+
+/**
+ * The text of `el` before its first link, through the inline wrappers that hold the link too
+ * (`<p><em>Also read: <a>…</a></em></p>`); undefined when it holds no link.
+ */
+function leadBeforeLink(el: Element): string | undefined {
   let lead = '';
   for (const c of el.children) {
-    if (isTag(c) && c.name === 'a') break;
+    if (isTag(c) && c.name === 'a') return lead;
+    if (isTag(c) && INLINE_WRAPPERS.has(c.name)) {
+      const inner = leadBeforeLink(c);
+      if (inner !== undefined) return lead + inner;
+    }
     lead += textOf(c);
   }
-  return PROMO_LEAD.test(normalizeSpace(lead));
+  return undefined;
 }
 
 /** Follows single-child wrappers without own text (`div > div > ul` -> `ul`). */

@@ -193,6 +193,18 @@ export function updateAfterRemoval(map: StatsMap, root: ParentNode, removed: { e
   for (const [el] of order) map.replace(el, aggregate(el, map));
 }
 
+/**
+ * Whether `input` is a task list's tick box: a disabled checkbox without a name, the first element of
+ * its list item (`<li><input type=checkbox disabled> Book the venue</li>`, as markdown renderers write
+ * `- [ ] item`). It submits nothing; the item is a line of the text, not a form.
+ */
+export function isTaskMark(input: Element): boolean {
+  const a = input.attribs;
+  if (a.type?.toLowerCase() !== 'checkbox' || a.disabled === undefined || a.name !== undefined) return false;
+  const p = input.parent;
+  return !!p && isTag(p) && p.name === 'li' && p.children.find(isTag) === input;
+}
+
 /** Stats of one element from its text children and its element children's stats in `map`. */
 function aggregate(el: Element, map: StatsMap): Stats {
   const s: Stats = { len: 0, link: 0, own: 0, ownLink: 0, commas: 0, ownCommas: 0, p: 0, img: 0, li: 0, input: 0, headings: 0, pre: 0, table: 0 };
@@ -241,6 +253,9 @@ function aggregate(el: Element, map: StatsMap): Stats {
       s.li++;
       break;
     case 'input':
+      // A task list's tick box is the item's mark, not a control (`isTaskMark`).
+      if (!isTaskMark(el)) s.input++;
+      break;
     case 'button':
     case 'select':
     case 'textarea':

@@ -1019,6 +1019,53 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('Post 5: same here');
     expect(out).not.toContain('Currently playing');
   });
+  test('a task list (disabled tick boxes opening the items) keeps its short items; a list of live tick boxes (a filter) still goes', () => {
+    const para = (n: number) => `<p>Planning paragraph ${n} says, in some detail and with commas, what to book first, what can wait, and why.</p>`;
+    const items = ['Eat a good breakfast', 'Pack the rings', 'Thank the band', 'Call the florist'];
+    const list = `<ul>${items.map((t) => `<li><input disabled="" type="checkbox"> ${t}</li>`).join('')}</ul>`;
+    const filters = `<ul>${['Red', 'Blue'].map((t) => `<li><input type="checkbox" name="colour"> Show ${t} only</li>`).join('')}</ul>`;
+    const html = `<body>${nav}<article><h1>Checklist</h1>${para(1)}${para(2)}<h3>Wedding day</h3>${list}${para(3)}${filters}</article></body>`;
+    const out = pageToMarkdown(html);
+    for (const t of items) expect(out).toContain(t);
+    expect(out).not.toContain('Show Red only');
+  });
+
+  test('a "Related:" or "Also read:" paragraph whose lead and link sit in one emphasis goes; a sentence in emphasis with a link stays', () => {
+    const para = (n: number) => `<p>Story paragraph ${n} tells, with enough words and some commas, what the travellers saw on the road north.</p>`;
+    const html = `<body>${nav}<article><h1>Road trip</h1>${para(1)}<p><em>Also read: <a href="/other">Ten quiet towns along the coast</a></em></p>${para(2)}<p><strong>» Related: <a href="/r">Packing for a long drive</a></strong></p>${para(3)}<p><em>We stayed in <a href="/h">a small inn</a> near the old bridge for two nights.</em></p>${para(4)}</article></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Story paragraph 4');
+    expect(out).not.toContain('Ten quiet towns');
+    expect(out).not.toContain('Packing for a long drive');
+    expect(out).toContain('a small inn');
+  });
+
+  test('an FAQ question in a disclosure button (aria-expanded) heads its answer again; a "Show more" toggle and a lone button do not come back', () => {
+    const item = (i: number) => `<div class="faq-item"><button class="faq-toggle" aria-expanded="false">Question ${i}: can the plan be paused for a month?</button><div class="faq-panel"><p>Answer ${i}: yes, the plan can be paused from the account page at any time.</p></div></div>`;
+    const more = '<div class="faq-item"><button class="faq-toggle" aria-expanded="false">Show more details here</button><div class="faq-panel"><p>Every plan includes support by mail and by phone on workdays.</p></div></div>';
+    const lone = '<div class="row"><button type="button">Compare all the plans</button><p>Plans differ in storage, seats and the level of support they include.</p></div>';
+    const html = `<body>${nav}<main><h1>Storage plans</h1>${Array.from({ length: 4 }, (_, i) => prose('Service', i)).join('')}${lone}<div class="faq">${[0, 1, 2].map(item).join('')}${more}</div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Service paragraph 3');
+    expect(out).toContain('Answer 2: yes, the plan');
+    expect(out).toContain('Question 0: can the plan be paused');
+    expect(out).toContain('Question 2: can the plan be paused');
+    expect(out.indexOf('Question 1:')).toBeLessThan(out.indexOf('Answer 1:'));
+    expect(out).toContain('Every plan includes support');
+    expect(out).not.toContain('Show more details');
+    expect(out).not.toContain('Compare all the plans');
+  });
+
+  test('a block that is mostly grid cards the cleaning kept is their grid, however link-dense (a job list under its heading)', () => {
+    const job = (i: number) => `<div class="job"><a href="/jobs/${i}">Data analyst ${i}</a> <a href="/co/${i}">Acme ${i}</a> <span>Remote, ${i + 2} days ago</span></div>`;
+    const intro = [0, 1, 2, 3].map((i) => `<p>Note ${i}: every job here is remote, checked by our editors, and pays in the range the employer states up front.</p>`).join('');
+    const html = `<body>${nav}<div class="page"><h1>Remote jobs</h1>${intro}<div><div><h2>Latest</h2>${Array.from({ length: 6 }, (_, i) => job(i)).join('')}</div></div></div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Note 1: every job');
+    expect(out).toContain('Data analyst 5');
+    expect(out).toContain('Remote, 7 days ago');
+  });
+
   test('a microdata value hidden by a utility class (d-none with itemprop) goes; a hidden-classed block without itemprop stays', () => {
     const comment = (i: number) => `<div class="note"><span class="d-none" itemprop="name">writer${i}</span><p itemprop="text">Note ${i}: the loop runs the tasks together, so the waits overlap instead of adding up one after the other.</p><time class="d-none" itemprop="dateCreated">2021-04-0${i + 1}T04:06:17.467Z</time></div>`;
     const html = `<body>${nav}<main><h1>How do async and await work?</h1>${prose('Answer', 0)}${prose('Answer', 1)}<div class="row hide">${prose('Revealed', 2)}</div>${Array.from({ length: 3 }, (_, i) => comment(i)).join('')}</main></body>`;
