@@ -1154,4 +1154,15 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).toContain('does not undo an upgrade');
     expect(out).not.toContain('Troubleshoot the storage engine');
   });
+
+  test('a paragraph opening its block as a heading ("Explore related questions") labels a recommendation block; after other text it does not', () => {
+    const post = (i: number) => `<div class="post"><p>Answer ${i}: keep the cold dishes in a second cooler and set the drinks apart from the buffet line so it moves faster.</p></div>`;
+    const related = `<div class="card"><div class="stack"><p class="bold">Explore related questions</p><p>See similar questions with these tags.</p><ul class="tags"><li><a href="/tags/picnic">picnic</a></li><li><a href="/tags/catering">catering</a></li></ul></div></div>`;
+    const closing = `<div class="post"><p>Answer 9: the guests asked for the recipes afterwards, so print them and bring a few copies along with the plates.</p><p>Related</p><p>Bring spare ice, it melts faster than you expect.</p></div>`;
+    const html = `<body><header>${nav}</header><div class="question-page"><h1>Catering a picnic for forty people</h1>${Array.from({ length: 4 }, (_, i) => post(i)).join('')}${closing}${related}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Answer 3: keep the cold dishes');
+    expect(out).toContain('Bring spare ice');
+    expect(out).not.toContain('See similar questions');
+  });
 });
