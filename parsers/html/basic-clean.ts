@@ -35,6 +35,8 @@ const PERMALINK_TEXT = /^(?:|¶|#|§|🔗|∞|⚓|link|permalink|anchor|\u00b6\s
 const GUTTER = /(?:^|\s)(?:linenos?|lineno|line-numbers?(?:-rows)?|gutter|ln-num|hljs-ln-numbers)(?:\s|$)/i;
 
 const WEBFLOW_HIDDEN = /(?:^|\s)w-condition-invisible(?:\s|$)/;
+/** Utility classes that hide an element (Bootstrap's `d-none`, the common `hidden` / `hide`). */
+const HIDDEN_CLASS = /(?:^|\s)(?:d-none|hidden|hide)(?:\s|$)/;
 
 function isHidden(el: Element): boolean {
   const a = el.attribs;
@@ -44,6 +46,10 @@ function isHidden(el: Element): boolean {
   if (el.name === 'input' && a.type?.toLowerCase() === 'hidden') return true;
   // Webflow's conditional visibility: `.w-condition-invisible { display: none !important }`.
   if (a.class !== undefined && WEBFLOW_HIDDEN.test(a.class)) return true;
+  // A microdata value hidden by a utility class is for machines (a post's ISO date, an author's
+  // name beside the visible user card); the class alone hides blocks a script reveals, so it counts
+  // only with `itemprop`.
+  if (a.itemprop !== undefined && a.class !== undefined && HIDDEN_CLASS.test(a.class)) return true;
   return a.style !== undefined && HIDDEN_STYLE.test(a.style);
 }
 

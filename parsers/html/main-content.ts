@@ -19,7 +19,7 @@ import { cloneNode } from 'domhandler';
 import { detach, elements, isAncestor, isTag, likeSiblings, normalizeSpace, relink, textOf, type AnyNode, type Element, type ParentNode } from './dom.ts';
 import { hintsOf, landmarkOf, namesArticleBody, namesPosterPane } from './hints.ts';
 import { boilerplateReason, descendable, pruneBoilerplate, type Pruned } from './prune.ts';
-import { blankAlts, cleanConditionally, dropAccountPrompts, dropMediaCaptions, dropPosterPanes, dropRepeatedControls, dropRepeatedQuotes, dropReplySubjects, dropRenditionPairs, dropSiblingCopies, separateFusedInlines, type CopyRegistry } from './region-clean.ts';
+import { blankAlts, cleanConditionally, dropAccountPrompts, dropMediaCaptions, dropPostNotes, dropPosterPanes, dropRepeatedControls, dropRepeatedQuotes, dropReplySubjects, dropRenditionPairs, dropSiblingCopies, separateFusedInlines, type CopyRegistry } from './region-clean.ts';
 import { scoreCandidates } from './scoring.ts';
 import { computeStats, textLength, updateAfterRemoval, type StatsMap } from './stats.ts';
 import { removeFingerprinted } from './fingerprints.ts';
@@ -182,6 +182,8 @@ export function extractMainContent(root: ParentNode, opts: MainContentOptions = 
   dropRepeatedQuotes(kept);
   if (titleHeading) dropReplySubjects(kept, textOf(titleHeading), titleHeading);
   dropAccountPrompts(kept);
+  // Edit notes under posts ("Last edited by …") and template placeholders no script filled.
+  dropPostNotes(kept);
   // Per-post poster panes: their profile lines go, the poster's name stays (region-clean.ts).
   dropPosterPanes(kept);
   const copies: CopyRegistry = new Map();
@@ -261,6 +263,7 @@ export function safeCleanup(root: ParentNode, opts: MainContentOptions = {}): vo
   pruneBoilerplate(root, computeStats(root), true, opts.product);
   blankAlts([root]);
   dropRepeatedQuotes([root]);
+  dropPostNotes([root]);
   dropSiblingCopies(root as AnyNode);
   dropRenditionPairs([root]);
   dropRepeatedControls([root]);

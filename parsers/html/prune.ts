@@ -121,6 +121,7 @@ export function boilerplateReason(el: Element, stats: StatsMap, total: number, s
   if (h.chrome && !h.junk && s && s.headings > 0 && s.link < s.len / 2 && insideLink(el)) return undefined;
   if (safeOnly) return (h.junk || (h.chrome && !h.positive)) && share < MAX_PRUNE_SHARE && !containsContentLandmark(el) ? 'hint' : undefined;
   if (mark === 'main' || mark === 'article') return undefined;
+  if (isMenuItemList(el)) return 'menu';
   if (h.chrome && !h.junk && isContentHeader(el, stats)) return undefined;
   if ((h.junk || h.chrome) && !h.positive && share < MAX_PRUNE_SHARE && !containsContentLandmark(el) && !(s && softProse(el, s))) {
     // A name that is chrome only by soft words (`promo`, `cta`) prunes link lists and short teasers,
@@ -139,6 +140,30 @@ export function boilerplateReason(el: Element, stats: StatsMap, total: number, s
     if (isJunkPhrase(normalizeSpace(textOf(el)))) return 'phrase';
   }
   return undefined;
+}
+
+/** ARIA roles of the entries of a menu or a list box (a dropdown's choices). */
+const MENU_ITEM_ROLES = new Set(['menuitem', 'menuitemradio', 'menuitemcheckbox', 'option']);
+/** Least number of entries of a menu list, and least share (0-1) of its child elements they make up. */
+const MIN_MENU_ITEMS = 3;
+const MENU_ITEM_SHARE = 0.9;
+
+/**
+ * Whether `el` is the list of a menu or list box: at least MIN_MENU_ITEMS child elements, at least
+ * MENU_ITEM_SHARE of them marked as menu entries or options (`role=menuitemradio`: a dropdown's
+ * choices of language or sort order, rendered in the page but shown only when opened), however
+ * large (the landmark roles `menu`/`listbox` are often left off the list itself).
+ */
+function isMenuItemList(el: Element): boolean {
+  let n = 0;
+  let items = 0;
+  for (const c of el.children) {
+    if (!isTag(c)) continue;
+    n++;
+    const role = c.attribs.role;
+    if (role && MENU_ITEM_ROLES.has(role.toLowerCase())) items++;
+  }
+  return items >= MIN_MENU_ITEMS && items >= n * MENU_ITEM_SHARE;
 }
 
 /** The text of a skip link: it moves the keyboard focus within the page ("Skip to main content", "Jump to filters"). */
@@ -274,24 +299,28 @@ const REVIEW_LEAD = 200;
  * Adds to `remove` the blocks that a recommendation heading ("You may also like", "People who viewed
  * this item also viewed", hints.ts) or an author-box heading ("About the author", "Written by Jane Doe")
  * labels: the largest ancestor of the heading whose text starts with it, holding less than 30% of the
- * page and no main/article landmark (h2-h6; an h1 titles the page).
+ * page and no main/article landmark (h2-h6; an h1 titles the page). A paragraph that opens its block
+ * as a heading would (`isLabelParagraph`) labels a recommendation block too ("Explore related
+ * questions" above a thread's tag links).
  * Blocks already inside a removed one are skipped; removed blocks inside a new one are dropped from
  * the list. On a page that declares itself a product (`product`), review headings ("Customer reviews",
  * "8 Reviews", hints.ts `isReviewHeading`; the heading's whole text or its first text, as in
  * `Reviews<span>159 reviews, average 4.4</span>`) label such blocks too: shoppers' reviews and
- * testimonials are not the product's description. Review blocks may hold up to half the page and open
- * with a short rating summary before their heading.
+ * testimonials are not the product's description. On any page, headings that name customers' or users'
+ * reviews outright (`SHOPPER_REVIEWS`) label such blocks. Review blocks may hold up to half the page and
+ * open with a short rating summary before their heading.
  */
 function withRecommendations(remove: Element[], stats: StatsMap, total: number, product: boolean): Element[] {
   const sections: Element[] = [];
   // keys() and get(), not the [el, stats] generator: the same order, without a generator step per element.
   for (const el of stats.keys()) {
     // An h1 is the page's own title (a category page may be called "Related Products").
-    if (!HEADING_TAGS.has(el.name) || el.name === 'h1' || stats.get(el)!.len > 80 || !el.parent) continue;
+    const heading = HEADING_TAGS.has(el.name);
+    if (el.name === 'h1' || stats.get(el)!.len > 80 || !el.parent || (!heading && !isLabelParagraph(el))) continue;
     const label = normalizeSpace(textOf(el));
     // An author box ("About the author") goes like a recommendation block: the story ends before it.
-    const recommendation = isRecommendationHeading(label) || isAuthorHeading(label);
-    if (!recommendation && !(product && isReviewLabel(el, label))) continue;
+    const recommendation = heading ? isRecommendationHeading(label) || isAuthorHeading(label) : isRecommendationHeading(label);
+    if (!recommendation && !(heading && isReviewLabel(el, label, product ? isReviewHeading : isShopperReviewHeading))) continue;
     const cap = total * (recommendation ? MAX_RECOMMENDATION_SHARE : MAX_REVIEW_SHARE);
     let block = el;
     for (let p: ParentNode | null = el.parent; p && isTag(p) && p.name !== 'body'; p = p.parent) {
@@ -308,11 +337,36 @@ function withRecommendations(remove: Element[], stats: StatsMap, total: number, 
   return [...remove.filter((el) => !inside(el, added)), ...new Set(added)];
 }
 
+/**
+ * Headings that name shoppers' reviews outright ("Customer reviews", "User reviews for <item>"): they
+ * label review blocks on any page, not only on pages declaring a product (a store page marked up with
+ * microdata only); a bare "Reviews" (critics' reviews quoted by a store page, a service's testimonials)
+ * counts only on declared products.
+ */
+const SHOPPER_REVIEWS = /^(?:customer|user|guest|verified) (?:reviews?|ratings? (?:&|and) reviews?)(?: (?:for|of)\b.*)?$/i;
+const isShopperReviewHeading = (text: string) => text.length <= 80 && SHOPPER_REVIEWS.test(text);
+
+/**
+ * Whether `el` is a paragraph used as a heading: a `p` holding only text and inline elements, the first
+ * element of its parent ("Explore related questions" styled bold above a tag list).
+ */
+function isLabelParagraph(el: Element): boolean {
+  if (el.name !== 'p') return false;
+  const parent = el.parent;
+  if (!parent || !isTag(parent)) return false;
+  // The parent's first element or non-blank text: a scan that stops there, whatever the parent holds.
+  for (const c of parent.children) if (isTag(c) || (c.type === 'text' && (c as Text).data.trim())) {
+    if (c !== el) return false;
+    break;
+  }
+  return el.children.every((c) => !isTag(c) || INLINE_TAGS.has(c.name));
+}
+
 /** Whether heading `el` (text `label`) labels customer reviews, by its whole text or its first text. */
-function isReviewLabel(el: Element, label: string): boolean {
-  if (isReviewHeading(label)) return true;
+function isReviewLabel(el: Element, label: string, test: (text: string) => boolean): boolean {
+  if (test(label)) return true;
   const first = firstText(el) as Text | undefined;
-  return !!first && first.data.length < label.length && isReviewHeading(normalizeSpace(first.data));
+  return !!first && first.data.length < label.length && test(normalizeSpace(first.data));
 }
 
 /** Text length under `top` before `el` (a descendant), from the stats of the siblings on the way up. */

@@ -143,7 +143,9 @@ function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element,
   // section with its heading and cards): the cards' links make it link-dense, not a menu.
   const cardText = cards.text.get(el) ?? 0;
   if (cardText > 0 && cardText >= s.len * CARD_HOLDER_SHARE) return false;
-  if (weight < 25 && ld > 0.33 && s.len < 800) {
+  // Sentences with links in them (a callout: "Warning: follow the [upgrade guide] before ...", a
+  // list of tasks each naming its tool) hold text of their own outside the links; a link list does not.
+  if (weight < 25 && ld > 0.33 && s.len < 800 && !linkedProse(s, ld)) {
     if (ld < MAX_CARD_LINK_DENSITY ? gridItemAround(el, stats, regionLen) : isLinkedCardGridItem(el, stats, regionLen)) {
       keepCard(el, s.len, cards);
       return false;
@@ -157,6 +159,18 @@ function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element,
     keepCard(el, s.len, cards);
   }
   return false;
+}
+
+/** Text outside links (characters) and the largest link density of a block of prose with links (`linkedProse`). */
+const LINKED_PROSE_TEXT = 150;
+const LINKED_PROSE_DENSITY = 0.6;
+
+/**
+ * Whether a block (stats `s`, link density `ld`) is prose with links in it rather than a link list: at
+ * least LINKED_PROSE_TEXT characters outside links and link density under LINKED_PROSE_DENSITY.
+ */
+function linkedProse(s: Stats, ld: number): boolean {
+  return ld < LINKED_PROSE_DENSITY && s.len - s.link >= LINKED_PROSE_TEXT;
 }
 
 /** Own text outside links (characters) that makes a block a paragraph even outside a `p`. */
@@ -774,8 +788,11 @@ export function dropRepeatedQuotes(nodes: ParentNode[]): void {
   for (const q of remove) detachNode(q);
 }
 
-/** A link to an account page: sign in, sign up, register, join (a path segment of its URL). */
-const ACCOUNT_PATH = /\/(?:log-?in|sign-?in|sign-?up|register|registration|join)(?:[/?#.]|$)/i;
+/**
+ * A link to an account page: sign in, sign up, register, join (a path segment of its URL); or to the
+ * page where one asks a new question (`/questions/ask`), which Q&A threads close with the same way.
+ */
+const ACCOUNT_PATH = /\/(?:log-?in|sign-?in|sign-?up|register|registration|join|ask)(?:[/?#.]|$)/i;
 /** Longest account prompt (characters, white space collapsed). */
 const MAX_PROMPT_CHARS = 300;
 /** Least share of a prompt's text in its account links. */
@@ -797,7 +814,8 @@ function isAccountLink(a: Element): boolean {
 
 /**
  * Removes account prompts from the region: the largest block around a link to a sign-in or sign-up
- * page (`/login/`, `/register/`, `/users/signup`) whose every link is such a link, holding at most 300
+ * page (`/login/`, `/register/`, `/users/signup`) or to the ask-a-question page (`/questions/ask`:
+ * "Start asking to get answers … Ask question") whose every link is such a link, holding at most 300
  * characters with at least 10% of them in those links ("Create an account or sign in to comment",
  * "You must log in or register to reply here."). Threads end with one; a paragraph or list item alone
  * (a sentence saying where to register for an event, a prerequisite "a free account") is not taken,
@@ -1295,4 +1313,64 @@ function wordList(node: ParentNode): string[] {
     else if (isTag(n)) for (const c of n.children) stack.push(c);
   }
   return out;
+}
+
+/** Longest post note (characters, white space collapsed). */
+const MAX_NOTE_CHARS = 150;
+/** A post's edit note: "Last edited by <name> on <date>", "Last edited: <date>", "Edited <date> by <name>". */
+const EDIT_NOTE = /^(?:last edited\b|edited\b.{0,60}?\bby\b)/i;
+/** An unrendered template binding: the whole text is `{{ expression }}` (a script framework's placeholder). */
+const TEMPLATE_BINDING = /^\{\{[^{}]+\}\}$/;
+const NOTE_START = /^\s*(?:\{\{|(?:last )?edited\b)/i;
+const HAS_DIGIT = /\d/;
+
+/** Whether the first non-blank child of `el` is a text that may open a post note. */
+function opensNote(el: Element): boolean {
+  for (const c of el.children) {
+    if (c.type === 'text') {
+      const data = (c as Text).data;
+      if (!data.trim()) continue;
+      return NOTE_START.test(data);
+    }
+    if (isTag(c)) return false;
+  }
+  return false;
+}
+
+/** Whether `el` sits in code (`pre`, `code`), where a template's braces are the text. */
+function inCode(el: Element): boolean {
+  for (let p: ParentNode | null = el; p && isTag(p as AnyNode); p = p.parent) if ((p as Element).name === 'pre' || (p as Element).name === 'code') return true;
+  return false;
+}
+
+/**
+ * Removes the notes a forum adds to its posts, and template placeholders a script never filled: a
+ * block (the largest wrapper saying nothing else) of at most MAX_NOTE_CHARS characters whose whole text
+ * is an edit note with a date or count in it ("Last edited by jane on Tue Aug 27, 2019, edited 1 time in
+ * total.", "Edited June 19, 2024 by jane") or a `{{ expression }}` binding (an AngularJS alert's `{{
+ * board.errors[12].message }}` under every post). An editor's credit without a date ("Edited by Jane
+ * Doe") and braces in code stay. Candidates are found by their first text, so only they are measured.
+ */
+export function dropPostNotes(nodes: ParentNode[]): void {
+  const tops = new Set<unknown>(nodes);
+  const remove: Element[] = [];
+  for (const n of nodes) {
+    for (const el of isTag(n as AnyNode) ? [n as Element, ...elements(n)] : elements(n)) {
+      if (tops.has(el) || !opensNote(el)) continue;
+      let block = el;
+      let text = normalizeSpace(textOf(el));
+      if (text.length > MAX_NOTE_CHARS) continue;
+      const binding = TEMPLATE_BINDING.test(text);
+      if (!binding && !(EDIT_NOTE.test(text) && HAS_DIGIT.test(text))) continue;
+      if (inCode(el)) continue;
+      for (let p = el.parent; p && isTag(p as AnyNode) && !tops.has(p); p = p.parent) {
+        const t = normalizeSpace(textOf(p));
+        if (t !== text) break;
+        block = p as Element;
+        text = t;
+      }
+      remove.push(block);
+    }
+  }
+  for (const el of remove) if (el.parent) detachNode(el);
 }

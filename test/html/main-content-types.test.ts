@@ -1102,4 +1102,76 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('8 min read');
     expect(out).toContain('a 20 min read for anyone');
   });
+
+  test("a dropdown's list of menu entries (role=menuitemradio) inside the region goes, however long; the listing stays", () => {
+    const choices = Array.from({ length: 60 }, (_, i) => `<a role="menuitemradio" href="/top?lang=l${i}"><span>Language number ${i}</span></a>`).join('');
+    const menu = `<details><summary>Language: Any</summary><div class="pane"><div class="entries">${choices}</div></div></details>`;
+    const row = (i: number) => `<article class="row"><h2><a href="/r/${i}">owner${i} / project${i}</a></h2><p>Project ${i} is a small library that parses, checks and formats configuration files, and reports every error it finds with its line and column.</p><span>${1200 + i} stars today</span></article>`;
+    const html = `<body>${nav}<main><h1>Top projects</h1><p>See what people here are most excited about today.</p><div class="bar">${menu}</div><div class="rows">${Array.from({ length: 14 }, (_, i) => row(i)).join("")}</div></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Project 13 is a small library');
+    expect(out).not.toContain('Language number 50');
+  });
+
+  test('a microdata value hidden by a utility class (d-none with itemprop) goes; a hidden-classed block without itemprop stays', () => {
+    const comment = (i: number) => `<div class="note"><span class="d-none" itemprop="name">writer${i}</span><p itemprop="text">Note ${i}: the loop runs the tasks together, so the waits overlap instead of adding up one after the other.</p><time class="d-none" itemprop="dateCreated">2021-04-0${i + 1}T04:06:17.467Z</time></div>`;
+    const html = `<body>${nav}<main><h1>How do async and await work?</h1>${prose('Answer', 0)}${prose('Answer', 1)}<div class="row hide">${prose('Revealed', 2)}</div>${Array.from({ length: 3 }, (_, i) => comment(i)).join('')}</main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Note 2: the loop runs');
+    expect(out).not.toContain('writer2');
+    expect(out).toContain('Revealed paragraph 2');
+    expect(out).not.toContain('T04:06:17');
+  });
+
+  test("a closing prompt whose only link asks a new question (/questions/ask) goes like an account prompt; a post's link to it stays", () => {
+    const post = (i: number) => `<div class="post"><p>Answer ${i}: bring two coolers, one for the cold dishes and one for the drinks, and label the lids so helpers find things fast.</p></div>`;
+    const notice = `<div class="bottom-notice"><div class="card"><p>Start asking to get answers</p><p>Find the answer to your question by asking.</p><a class="btn" href="https://qa.example/questions/ask">Ask question</a></div></div>`;
+    const html = `<body><header>${nav}</header><div class="question-page"><h1>Catering a picnic for forty people</h1>${Array.from({ length: 3 }, (_, i) => post(i)).join('')}<div class="post"><p>Answer 3: if nobody here knows, <a href="https://qa.example/questions/ask">ask a new question</a> with the number of guests, the menu you have in mind and the budget you can spend.</p></div>${notice}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Answer 2: bring two coolers');
+    expect(out).toContain('ask a new question');
+    expect(out).not.toContain('Start asking to get answers');
+  });
+
+  test('a block headed "Customer reviews for <item>" is not content even without a product declaration; "Reviews" alone there stays', () => {
+    const review = (i: number) => `<li><p>Reviewer ${i}: sturdy, quick to put together, and it holds all my vinyl records without sagging at all.</p></li>`;
+    const block = (heading: string) => `<div class="rv"><h2>${heading}<span><a href="/help/reviews">About reviews</a></span></h2><p>Overall: very positive</p><ul>${Array.from({ length: 3 }, (_, i) => review(i)).join('')}</ul></div>`;
+    const page = (heading: string) => `<html><head><meta property="og:type" content="website"></head><body><header>${nav}</header><main><h1>Oak shelf</h1>${Array.from({ length: 6 }, (_, i) => prose('Shelf', i)).join('')}${block(heading)}</main></body></html>`;
+    const shopper = pageToMarkdown(page('Customer reviews for Oak shelf'));
+    expect(shopper).toContain('Shelf paragraph 5');
+    expect(shopper).not.toContain('Reviewer 2: sturdy');
+    expect(pageToMarkdown(page('Reviews'))).toContain('Reviewer 2: sturdy');
+  });
+  test('edit notes and unfilled template bindings under posts go; an editor credit without a date and braces in code stay', () => {
+    const post = (i: number) => `<div class="post"><div class="content"><p>Reply ${i}: I swapped the power supply, reseated the memory, and the board has booted every time since then.</p><div class="notice">Last edited by <a href="/u/${i}">poster${i}</a> on Tue Aug ${i + 2}, 2019 10:03 pm, edited 1 time in total.</div><div class="alert" ng-show="board.errors[${i}]"><strong>{{ board.errors[${i}].message }}</strong></div></div></div>`;
+    const html = `<body>${nav}<main><h1>Board does not boot</h1><p class="credit">Edited by Jane Doe</p>${Array.from({ length: 4 }, (_, i) => post(i)).join('')}<pre><code>{{ board.title }}</code></pre></main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Reply 3: I swapped the power supply');
+    expect(out).not.toContain('Last edited by');
+    expect(out).not.toContain('board.errors');
+    expect(out).toContain('Edited by Jane Doe');
+    expect(out).toContain('{{ board.title }}');
+  });
+
+  test('a callout of sentences with links in them (link density 0.33-0.6, 150+ characters outside links) stays; a link list goes', () => {
+    const callout = '<div class="box box-warning"><p>Warning: read the <a href="/guide/upgrade">upgrade guide for the storage engine</a> first. Stop the <a href="/guide/service">background sync service</a> before you start. Back up the <a href="/guide/data">data directory and its settings</a> too. The tool does not undo an upgrade once it has begun its work. See the <a href="/notes">release notes of this version</a> for what changed, and plan an hour of downtime.</p></div>';
+    const links = `<div class="box">${['Install', 'Configure', 'Upgrade', 'Troubleshoot', 'Reference'].map((w) => `<a href="/${w}">${w} the storage engine</a>`).join(' ')} and more.</div>`;
+    const html = `<body>${nav}<div class="doc"><h1>Upgrading</h1>${Array.from({ length: 5 }, (_, i) => prose('Manual', i)).join('')}${callout}${links}${prose('Manual', 5)}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Manual paragraph 5');
+    expect(out).toContain('Warning: read the');
+    expect(out).toContain('does not undo an upgrade');
+    expect(out).not.toContain('Troubleshoot the storage engine');
+  });
+
+  test('a paragraph opening its block as a heading ("Explore related questions") labels a recommendation block; after other text it does not', () => {
+    const post = (i: number) => `<div class="post"><p>Answer ${i}: keep the cold dishes in a second cooler and set the drinks apart from the buffet line so it moves faster.</p></div>`;
+    const related = `<div class="card"><div class="stack"><p class="bold">Explore related questions</p><p>See similar questions with these tags.</p><ul class="tags"><li><a href="/tags/picnic">picnic</a></li><li><a href="/tags/catering">catering</a></li></ul></div></div>`;
+    const closing = `<div class="post"><p>Answer 9: the guests asked for the recipes afterwards, so print them and bring a few copies along with the plates.</p><p>Related</p><p>Bring spare ice, it melts faster than you expect.</p></div>`;
+    const html = `<body><header>${nav}</header><div class="question-page"><h1>Catering a picnic for forty people</h1>${Array.from({ length: 4 }, (_, i) => post(i)).join('')}${closing}${related}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Answer 3: keep the cold dishes');
+    expect(out).toContain('Bring spare ice');
+    expect(out).not.toContain('See similar questions');
+  });
 });
