@@ -121,6 +121,7 @@ export function boilerplateReason(el: Element, stats: StatsMap, total: number, s
   if (h.chrome && !h.junk && s && s.headings > 0 && s.link < s.len / 2 && insideLink(el)) return undefined;
   if (safeOnly) return (h.junk || (h.chrome && !h.positive)) && share < MAX_PRUNE_SHARE && !containsContentLandmark(el) ? 'hint' : undefined;
   if (mark === 'main' || mark === 'article') return undefined;
+  if (isMenuItemList(el)) return 'menu';
   if (h.chrome && !h.junk && isContentHeader(el, stats)) return undefined;
   if ((h.junk || h.chrome) && !h.positive && share < MAX_PRUNE_SHARE && !containsContentLandmark(el) && !(s && softProse(el, s))) {
     // A name that is chrome only by soft words (`promo`, `cta`) prunes link lists and short teasers,
@@ -139,6 +140,30 @@ export function boilerplateReason(el: Element, stats: StatsMap, total: number, s
     if (isJunkPhrase(normalizeSpace(textOf(el)))) return 'phrase';
   }
   return undefined;
+}
+
+/** ARIA roles of the entries of a menu or a list box (a dropdown's choices). */
+const MENU_ITEM_ROLES = new Set(['menuitem', 'menuitemradio', 'menuitemcheckbox', 'option']);
+/** Least number of entries of a menu list, and least share (0-1) of its child elements they make up. */
+const MIN_MENU_ITEMS = 3;
+const MENU_ITEM_SHARE = 0.9;
+
+/**
+ * Whether `el` is the list of a menu or list box: at least MIN_MENU_ITEMS child elements, at least
+ * MENU_ITEM_SHARE of them marked as menu entries or options (`role=menuitemradio`: a dropdown's
+ * choices of language or sort order, rendered in the page but shown only when opened), however
+ * large (the landmark roles `menu`/`listbox` are often left off the list itself).
+ */
+function isMenuItemList(el: Element): boolean {
+  let n = 0;
+  let items = 0;
+  for (const c of el.children) {
+    if (!isTag(c)) continue;
+    n++;
+    const role = c.attribs.role;
+    if (role && MENU_ITEM_ROLES.has(role.toLowerCase())) items++;
+  }
+  return items >= MIN_MENU_ITEMS && items >= n * MENU_ITEM_SHARE;
 }
 
 /** The text of a skip link: it moves the keyboard focus within the page ("Skip to main content", "Jump to filters"). */
