@@ -50,8 +50,8 @@ const MAYBE_JSON_LD = /ld(?:\+|&[#\w]+;)json/i;
  */
 const MAYBE_BASE = /<base|<!\[CDATA\[/i;
 
-/** Whether the raw page may hold a `figcaption` (tag names are read case-insensitively). */
-const MAYBE_FIGCAPTION = /<figcaption/i;
+/** Whether the raw page may hold a `figcaption` or a `figure` (tag names are read case-insensitively). */
+const MAYBE_FIGCAPTION = /<fig(caption|ure)/i;
 
 /** A result with less text than this (characters, white space aside) is thin: a declared product description may join it. */
 const THIN_RESULT_CHARS = 1000;

@@ -535,7 +535,7 @@ export function isRecommendationHeading(text: string): boolean {
  * Headings that label an author box: the writer's or the testers' short biography after a story
  * ("About the author", "Written by Jane Doe", "Meet the testers").
  */
-const AUTHOR_HEADINGS = /^(about the (authors?|writers?|reviewers?|contributors?)|written by\b.*|meet the (authors?|writers?|testers?|reviewers?|experts?)|author bio(graphy)?)$/i;
+const AUTHOR_HEADINGS = /^(about the (authors?|writers?|reviewers?|contributors?)|((article|post|story) )?(written|reviewed|fact[- ]checked|medically reviewed) by\b.*|meet the (authors?|writers?|testers?|reviewers?|experts?)|author bio(graphy)?)$/i;
 
 /** Whether a heading's text labels an author box ("About the author", "Written by Jane Doe"). */
 export function isAuthorHeading(text: string): boolean {

@@ -300,7 +300,9 @@ const REVIEW_LEAD = 200;
  * Adds to `remove` the blocks that a recommendation heading ("You may also like", "People who viewed
  * this item also viewed", hints.ts) or an author-box heading ("About the author", "Written by Jane Doe")
  * labels: the largest ancestor of the heading whose text starts with it, holding less than 30% of the
- * page and no main/article landmark (h2-h6; an h1 titles the page).
+ * page and no main/article landmark (h2-h6; an h1 titles the page). A paragraph that opens its block
+ * as a heading would (`isLabelParagraph`) labels a recommendation block too ("Explore related
+ * questions" above a thread's tag links).
  * Blocks already inside a removed one are skipped; removed blocks inside a new one are dropped from
  * the list. On a page that declares itself a product (`product`), review headings ("Customer reviews",
  * "8 Reviews", hints.ts `isReviewHeading`; the heading's whole text or its first text, as in
@@ -314,11 +316,12 @@ function withRecommendations(remove: Element[], stats: StatsMap, total: number, 
   // keys() and get(), not the [el, stats] generator: the same order, without a generator step per element.
   for (const el of stats.keys()) {
     // An h1 is the page's own title (a category page may be called "Related Products").
-    if (!HEADING_TAGS.has(el.name) || el.name === 'h1' || stats.get(el)!.len > 80 || !el.parent) continue;
+    const heading = HEADING_TAGS.has(el.name);
+    if (el.name === 'h1' || stats.get(el)!.len > 80 || !el.parent || (!heading && !isLabelParagraph(el))) continue;
     const label = normalizeSpace(textOf(el));
     // An author box ("About the author") goes like a recommendation block: the story ends before it.
-    const recommendation = isRecommendationHeading(label) || isAuthorHeading(label);
-    if (!recommendation && !isReviewLabel(el, label, product ? isReviewHeading : isShopperReviewHeading)) continue;
+    const recommendation = heading ? isRecommendationHeading(label) || isAuthorHeading(label) : isRecommendationHeading(label);
+    if (!recommendation && !(heading && isReviewLabel(el, label, product ? isReviewHeading : isShopperReviewHeading))) continue;
     const cap = total * (recommendation ? MAX_RECOMMENDATION_SHARE : MAX_REVIEW_SHARE);
     let block = el;
     for (let p: ParentNode | null = el.parent; p && isTag(p) && p.name !== 'body'; p = p.parent) {
@@ -343,6 +346,22 @@ function withRecommendations(remove: Element[], stats: StatsMap, total: number, 
  */
 const SHOPPER_REVIEWS = /^(?:customer|user|guest|verified) (?:reviews?|ratings? (?:&|and) reviews?)(?: (?:for|of)\b.*)?$/i;
 const isShopperReviewHeading = (text: string) => text.length <= 80 && SHOPPER_REVIEWS.test(text);
+
+/**
+ * Whether `el` is a paragraph used as a heading: a `p` holding only text and inline elements, the first
+ * element of its parent ("Explore related questions" styled bold above a tag list).
+ */
+function isLabelParagraph(el: Element): boolean {
+  if (el.name !== 'p') return false;
+  const parent = el.parent;
+  if (!parent || !isTag(parent)) return false;
+  // The parent's first element or non-blank text: a scan that stops there, whatever the parent holds.
+  for (const c of parent.children) if (isTag(c) || (c.type === 'text' && (c as Text).data.trim())) {
+    if (c !== el) return false;
+    break;
+  }
+  return el.children.every((c) => !isTag(c) || INLINE_TAGS.has(c.name));
+}
 
 /** Whether heading `el` (text `label`) labels customer reviews, by its whole text or its first text. */
 function isReviewLabel(el: Element, label: string, test: (text: string) => boolean): boolean {

@@ -143,7 +143,9 @@ function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element,
   // section with its heading and cards): the cards' links make it link-dense, not a menu.
   const cardText = cards.text.get(el) ?? 0;
   if (cardText > 0 && cardText >= s.len * CARD_HOLDER_SHARE) return false;
-  if (weight < 25 && ld > 0.33 && s.len < 800) {
+  // Sentences with links in them (a callout: "Warning: follow the [upgrade guide] before ...", a
+  // list of tasks each naming its tool) hold text of their own outside the links; a link list does not.
+  if (weight < 25 && ld > 0.33 && s.len < 800 && !linkedProse(s, ld)) {
     if (ld < MAX_CARD_LINK_DENSITY ? gridItemAround(el, stats, regionLen) : isLinkedCardGridItem(el, stats, regionLen)) {
       keepCard(el, s.len, cards);
       return false;
@@ -157,6 +159,18 @@ function shouldDrop(el: Element, s: Stats, stats: StatsMap, scores: Map<Element,
     keepCard(el, s.len, cards);
   }
   return false;
+}
+
+/** Text outside links (characters) and the largest link density of a block of prose with links (`linkedProse`). */
+const LINKED_PROSE_TEXT = 150;
+const LINKED_PROSE_DENSITY = 0.6;
+
+/**
+ * Whether a block (stats `s`, link density `ld`) is prose with links in it rather than a link list: at
+ * least LINKED_PROSE_TEXT characters outside links and link density under LINKED_PROSE_DENSITY.
+ */
+function linkedProse(s: Stats, ld: number): boolean {
+  return ld < LINKED_PROSE_DENSITY && s.len - s.link >= LINKED_PROSE_TEXT;
 }
 
 /** Own text outside links (characters) that makes a block a paragraph even outside a `p`. */
@@ -344,12 +358,27 @@ function wordsUnder(node: ParentNode): Set<string> {
  * Human-reviewed main texts (WCXB) leave alts out: they describe a photo (`Front view of the laptop
  * with its lid open`), name a file or an icon, or repeat a caption or a card's title. An image that is
  * all a link shows keeps its alt, which is the link's text (markdown keeps links with their text),
- * unless the alt says nothing the page does not already say: the picture of a grid item
+ * unless the alt is a sentence describing the photo (at least MIN_DESCRIPTION_ALT_WORDS words, most
+ * not capitalized: "Two people eating salads at a white table"; the ground truths leave those out,
+ * and keep a title in Title Case) or says nothing the page does not already say: the picture of a grid item
  * (inRepeatedItem: a card of at most 500 characters among three or more like siblings, whose own text
  * names it), an alt that only names a file, an icon, a logo or an arrow (DECORATIVE_ALT), the second
  * copy of an alt in one context, a picture beside a short text outside a figure, or an alt whose words
  * the text next to it holds (half of them in a card of at most 300 characters, all elsewhere).
  */
+/** A linked picture's alt of at least this many words ... */
+const MIN_DESCRIPTION_ALT_WORDS = 8;
+/** ... with under this share (0-1) of its words capitalized describes the photo: it is no link text. */
+const MIN_TITLE_SHARE = 0.5;
+const TEXT_WORD = /[\p{L}\p{N}][\p{L}\p{N}'’]*/gu;
+const CAPITALIZED = /^[\p{Lu}\p{N}]/u;
+
+/** Share (0-1) of the words of `text` that start with a capital letter or a digit (Title Case: most). */
+function titleShare(text: string): number {
+  const words = text.match(TEXT_WORD) ?? [];
+  return words.length ? words.filter((w) => CAPITALIZED.test(w)).length / words.length : 0;
+}
+
 export function blankAlts(nodes: ParentNode[]): void {
   for (const top of nodes) {
     const imgs = isTag(top as Element) && (top as Element).name === 'img' ? [top as Element] : [...elements(top)].filter((e) => e.name === 'img');
@@ -382,6 +411,12 @@ export function blankAlts(nodes: ParentNode[]): void {
       }
       const altWords = alt.match(ALT_WORD);
       if (!altWords) continue;
+      // A sentence describing the photo ("A plate of pasta on a wooden table") is no link text; a
+      // title in Title Case is (a story's or product's name on its picture link).
+      if (altWords.length >= MIN_DESCRIPTION_ALT_WORDS && titleShare(img.attribs.alt ?? '') < MIN_TITLE_SHARE) {
+        img.attribs.alt = '';
+        continue;
+      }
       if (DECORATIVE_ALT.test(alt)) {
         img.attribs.alt = '';
         continue;
@@ -1052,7 +1087,42 @@ export function dropMediaCaptions(nodes: ParentNode[]): void {
       if (textOf(cap).trim().length > MAX_CAPTION_CHARS) continue;
       detachNode(cap);
     }
+    const figures = isTag(top as AnyNode) && (top as Element).name === 'figure' ? [top as Element] : elementList(top).filter((e) => e.name === 'figure');
+    for (const fig of figures) if (fig.parent) dropFigureText(fig);
   }
+}
+
+/** Media that make a figure a picture's frame. */
+const FIGURE_MEDIA_TAGS = new Set(['img', 'picture', 'video']);
+
+/**
+ * Drops the text of a picture's frame set outside a `figcaption`: a `figure` holding a picture, no
+ * code, table, quotation, heading or paragraph (a product page's figures of stats and claims), and at
+ * most MAX_CAPTION_CHARS characters of text keeps its picture and loses its text (a credit in a `div`
+ * or `span` beside the image, "Credit: Getty Images", "Photo: …", a viewer's "click to view image in
+ * full size"): the words a `figcaption` would hold, which the ground truths leave out.
+ */
+function dropFigureText(fig: Element): void {
+  let media = false;
+  for (const e of elements(fig)) {
+    if (CAPTIONED_CONTENT_TAGS.has(e.name) || HEADING_TAGS.has(e.name) || e.name === 'p') return;
+    if (FIGURE_MEDIA_TAGS.has(e.name)) media = true;
+  }
+  if (!media) return;
+  const text = textOf(fig).trim();
+  if (!text || text.length > MAX_CAPTION_CHARS) return;
+  const strip = (el: Element) => {
+    for (const c of [...el.children]) {
+      if (c.type === 'text') {
+        if ((c as Text).data.trim()) detachNode(c);
+      } else if (isTag(c)) {
+        if (FIGURE_MEDIA_TAGS.has(c.name)) continue;
+        if (elementList(c).some((d) => FIGURE_MEDIA_TAGS.has(d.name))) strip(c);
+        else if (textOf(c).trim()) detachNode(c);
+      }
+    }
+  };
+  strip(fig);
 }
 
 /** Inline elements whose boxes a flex or grid layout sets apart on screen with no white space in the HTML. */

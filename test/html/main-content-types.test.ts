@@ -1040,6 +1040,35 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('Packing for a long drive');
     expect(out).toContain('a small inn');
   });
+  test("a picture's credit set in a span or div of its figure goes like a figcaption; a figure of code keeps its text", () => {
+    const para = (n: number) => `<p>Garden paragraph ${n} explains, with some detail and a few commas, how the beds were dug and planted.</p>`;
+    const html = `<body>${nav}<article><h1>Spring beds</h1>${para(1)}<figure><div class="image"><img src="/a.jpg"></div><div class="label">Credit: Studio Lens / Jane Roe</div></figure>${para(2)}<figure><img src="/b.jpg"><span class="credit">Photo by Sam Poe</span></figure>${para(3)}<figure><pre><code>plant(bed, seeds)</code></pre><div>Listing one: planting a bed</div></figure>${para(4)}</article></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Garden paragraph 4');
+    expect(out).toContain('a.jpg');
+    expect(out).not.toContain('Studio Lens');
+    expect(out).not.toContain('Sam Poe');
+    expect(out).toContain('Listing one');
+  });
+  test('an author box under "Article written by:" or "Reviewed by" goes; the story stays', () => {
+    const para = (n: number) => `<p>Clinic paragraph ${n} explains, with some detail and a few commas, how the weekly sessions are run.</p>`;
+    const box = (label: string, who: string) => `<div class="person"><h2>${label}</h2><h3>${who}</h3><p>${who} is a physician who has treated patients for twenty years and leads the clinic's weekly classes.</p></div>`;
+    const html = `<body>${nav}<main><article><h1>Weekly sessions</h1>${Array.from({ length: 8 }, (_, i) => para(i)).join('')}</article>${box('Article written by:', 'Dr Ann Vale')}${box('Medically reviewed by', 'Dr Ben Roe')}</main></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Clinic paragraph 7');
+    expect(out).not.toContain('Ann Vale');
+    expect(out).not.toContain('Ben Roe');
+  });
+
+  test("a linked picture's alt that describes the photo is no link text; a title in Title Case stays", () => {
+    const para = (n: number) => `<p>Meal paragraph ${n} explains, with some detail and a few commas, what each box holds and what it costs.</p>`;
+    const html = `<body>${nav}<article><h1>Meal boxes</h1>${para(1)}<p><a href="/shop/a"><img src="/a.jpg" alt="Two people eating green salads at a white table near the window"></a></p>${para(2)}<p><a href="/shop/b"><img src="/b.jpg" alt="The Complete Guide To Green Salad Boxes For Busy Weekday Lunches"></a></p>${para(3)}</article></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Meal paragraph 3');
+    expect(out).toContain('a.jpg');
+    expect(out).not.toContain('Two people eating');
+    expect(out).toContain('The Complete Guide To Green Salad Boxes');
+  });
 
   test('an FAQ question in a disclosure button (aria-expanded) heads its answer again; a "Show more" toggle and a lone button do not come back', () => {
     const item = (i: number) => `<div class="faq-item"><button class="faq-toggle" aria-expanded="false">Question ${i}: can the plan be paused for a month?</button><div class="faq-panel"><p>Answer ${i}: yes, the plan can be paused from the account page at any time.</p></div></div>`;
@@ -1120,5 +1149,27 @@ describe('onlyMainContent beyond articles', () => {
     expect(out).not.toContain('board.errors');
     expect(out).toContain('Edited by Jane Doe');
     expect(out).toContain('{{ board.title }}');
+  });
+
+  test('a callout of sentences with links in them (link density 0.33-0.6, 150+ characters outside links) stays; a link list goes', () => {
+    const callout = '<div class="box box-warning"><p>Warning: read the <a href="/guide/upgrade">upgrade guide for the storage engine</a> first. Stop the <a href="/guide/service">background sync service</a> before you start. Back up the <a href="/guide/data">data directory and its settings</a> too. The tool does not undo an upgrade once it has begun its work. See the <a href="/notes">release notes of this version</a> for what changed, and plan an hour of downtime.</p></div>';
+    const links = `<div class="box">${['Install', 'Configure', 'Upgrade', 'Troubleshoot', 'Reference'].map((w) => `<a href="/${w}">${w} the storage engine</a>`).join(' ')} and more.</div>`;
+    const html = `<body>${nav}<div class="doc"><h1>Upgrading</h1>${Array.from({ length: 5 }, (_, i) => prose('Manual', i)).join('')}${callout}${links}${prose('Manual', 5)}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Manual paragraph 5');
+    expect(out).toContain('Warning: read the');
+    expect(out).toContain('does not undo an upgrade');
+    expect(out).not.toContain('Troubleshoot the storage engine');
+  });
+
+  test('a paragraph opening its block as a heading ("Explore related questions") labels a recommendation block; after other text it does not', () => {
+    const post = (i: number) => `<div class="post"><p>Answer ${i}: keep the cold dishes in a second cooler and set the drinks apart from the buffet line so it moves faster.</p></div>`;
+    const related = `<div class="card"><div class="stack"><p class="bold">Explore related questions</p><p>See similar questions with these tags.</p><ul class="tags"><li><a href="/tags/picnic">picnic</a></li><li><a href="/tags/catering">catering</a></li></ul></div></div>`;
+    const closing = `<div class="post"><p>Answer 9: the guests asked for the recipes afterwards, so print them and bring a few copies along with the plates.</p><p>Related</p><p>Bring spare ice, it melts faster than you expect.</p></div>`;
+    const html = `<body><header>${nav}</header><div class="question-page"><h1>Catering a picnic for forty people</h1>${Array.from({ length: 4 }, (_, i) => post(i)).join('')}${closing}${related}</div></body>`;
+    const out = pageToMarkdown(html);
+    expect(out).toContain('Answer 3: keep the cold dishes');
+    expect(out).toContain('Bring spare ice');
+    expect(out).not.toContain('See similar questions');
   });
 });
