@@ -119,9 +119,9 @@ export function boilerplateReason(el: Element, stats: StatsMap, total: number, s
   // A chrome-named block holding a heading inside a link is the header of a card wrapped whole in the
   // link (`new-listing__header`): a link cannot hold the page's navigation.
   if (h.chrome && !h.junk && s && s.headings > 0 && s.link < s.len / 2 && insideLink(el)) return undefined;
+  if (isMenuItemList(el)) return 'menu';
   if (safeOnly) return (h.junk || (h.chrome && !h.positive)) && share < MAX_PRUNE_SHARE && !containsContentLandmark(el) ? 'hint' : undefined;
   if (mark === 'main' || mark === 'article') return undefined;
-  if (isMenuItemList(el)) return 'menu';
   if (h.chrome && !h.junk && isContentHeader(el, stats)) return undefined;
   if ((h.junk || h.chrome) && !h.positive && share < MAX_PRUNE_SHARE && !containsContentLandmark(el) && !(s && softProse(el, s))) {
     // A name that is chrome only by soft words (`promo`, `cta`) prunes link lists and short teasers,
@@ -152,7 +152,8 @@ const MENU_ITEM_SHARE = 0.9;
  * Whether `el` is the list of a menu or list box: at least MIN_MENU_ITEMS child elements, at least
  * MENU_ITEM_SHARE of them marked as menu entries or options (`role=menuitemradio`: a dropdown's
  * choices of language or sort order, rendered in the page but shown only when opened), however
- * large (the landmark roles `menu`/`listbox` are often left off the list itself).
+ * large (the landmark roles `menu`/`listbox` are often left off the list itself). Pruned by the safe
+ * cleanup too.
  */
 function isMenuItemList(el: Element): boolean {
   let n = 0;

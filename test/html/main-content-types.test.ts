@@ -8,6 +8,7 @@ import { pageToMarkdown } from './helpers.ts';
 import { classifyName } from '../../parsers/html/hints.ts';
 import { bodyOf, parseHtml, serializeHtml } from '../../parsers/html/dom.ts';
 import { dropSiblingCopies } from '../../parsers/html/region-clean.ts';
+import { safeCleanup } from '../../parsers/html/main-content.ts';
 
 const prose = (topic: string, n: number) =>
   `<p>${topic} paragraph ${n} explains, in plain words and with some detail, what the team does for its clients and why it matters to them.</p>`;
@@ -1111,6 +1112,12 @@ describe('onlyMainContent beyond articles', () => {
     const out = pageToMarkdown(html);
     expect(out).toContain('Project 13 is a small library');
     expect(out).not.toContain('Language number 50');
+    // The safe cleanup (the page's fallback) drops it too.
+    const body = bodyOf(parseHtml(html));
+    safeCleanup(body);
+    const safe = serializeHtml(body);
+    expect(safe).toContain('Project 13 is a small library');
+    expect(safe).not.toContain('Language number 50');
   });
 
   test('a microdata value hidden by a utility class (d-none with itemprop) goes; a hidden-classed block without itemprop stays', () => {
