@@ -47,7 +47,10 @@ describe('profiles', () => {
 
   test('one saving session per profile at a time: a second one gets 409, a read-only one runs', async () => {
     const slow = env.trawl.post('/v2/scrape', { url: env.site.url('/slow?ms=2500'), profile: { name: 'busy' }, timeout: 20_000 });
-    await Bun.sleep(700);
+    // The first session holds the profile once its page is being fetched (no fixed sleep: a loaded
+    // machine may take a while to start the browser); the page then takes 2.5 s more.
+    const until = Date.now() + 30_000; // hang bound only
+    while (env.site.count('/slow?ms=2500') === 0 && Date.now() < until) await Bun.sleep(20);
     const second = await env.trawl.post('/v2/scrape', { url: env.site.url('/article'), profile: { name: 'busy' } });
     expect(second.status).toBe(409);
     expect(second.body.success).toBe(false);
