@@ -11,6 +11,7 @@ import {
   detach,
   elements,
   HEADING_TAGS,
+  inCode,
   isAncestor,
   isTag,
   nonSpaceLength,
@@ -67,11 +68,6 @@ function isPermalink(el: Element): boolean {
 
 const isPreOrCode = (n: ParentNode) => isTag(n) && (n.name === 'pre' || n.name === 'code');
 
-function isInPre(el: ParentNode): boolean {
-  for (let p = el.parent; p; p = p.parent) if (isTag(p) && (p.name === 'pre' || p.name === 'code')) return true;
-  return false;
-}
-
 function isTrackingPixel(el: Element): boolean {
   if (el.name !== 'img') return false;
   const w = el.attribs.width?.trim();
@@ -95,7 +91,7 @@ export function basicClean(root: ParentNode, minHiddenShare = 0.5): void {
   // The elements to visit, and per element its depth times 2 plus 1 when it sits in a pre or code.
   const stack: Element[] = [];
   const marks: number[] = [];
-  pushChildren(root, 2 + (isPreOrCode(root) || isInPre(root) ? 1 : 0), stack, marks);
+  pushChildren(root, 2 + (inCode(root) ? 1 : 0), stack, marks);
   while (stack.length) {
     const el = stack.pop()!;
     const mark = marks.pop()!;

@@ -2,7 +2,7 @@
  * Re-export of core/html/dom.ts, where the DOM helpers shared by parsers and formats live (issue 16):
  * parsers keep importing it from here, with the parser's own structural helpers below.
  */
-import { isTag, type Element } from '../../core/html/dom.ts';
+import { isTag, type Element, type ParentNode } from '../../core/html/dom.ts';
 
 export * from '../../core/html/dom.ts';
 
@@ -33,4 +33,10 @@ export function sharedWordCount(words: string[], bag: string[]): number {
     }
   }
   return hits;
+}
+
+/** Whether `node` or an element above it is `pre` or `code`: verbatim text, whose braces and spacing are the text. */
+export function inCode(node: ParentNode): boolean {
+  for (let p: ParentNode | null = node; p; p = p.parent) if (isTag(p) && (p.name === 'pre' || p.name === 'code')) return true;
+  return false;
 }

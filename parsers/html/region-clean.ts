@@ -3,7 +3,7 @@
  * drops link lists, leftover widgets, forms, image clusters and near-empty blocks, and "Read more:
  * <link>" promo paragraphs, while never removing headings, code, data tables or the bulk of the text.
  */
-import { detach as detachNode, elementList, elements, HEADING_TAGS, isAncestor, isSpaceCode, isTag, likeSiblings, nonSpaceLength, normalizeSpace, postOrder, relink, sharedWordCount, textOf, type AnyNode, type Element, type ParentNode, Text } from './dom.ts';
+import { detach as detachNode, elementList, elements, HEADING_TAGS, inCode, isAncestor, isSpaceCode, isTag, likeSiblings, nonSpaceLength, normalizeSpace, postOrder, relink, sharedWordCount, textOf, type AnyNode, type Element, type ParentNode, Text } from './dom.ts';
 import { classWeight } from './scoring.ts';
 import { classTokens, namesGenericMetaOnly } from './hints.ts';
 import { linkDensity, softProse, type Stats, type StatsMap } from './stats.ts';
@@ -1334,12 +1334,6 @@ function opensNote(el: Element): boolean {
     }
     if (isTag(c)) return false;
   }
-  return false;
-}
-
-/** Whether `el` sits in code (`pre`, `code`), where a template's braces are the text. */
-function inCode(el: Element): boolean {
-  for (let p: ParentNode | null = el; p && isTag(p as AnyNode); p = p.parent) if ((p as Element).name === 'pre' || (p as Element).name === 'code') return true;
   return false;
 }
 
