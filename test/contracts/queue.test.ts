@@ -453,7 +453,12 @@ for (const backend of [memoryBackend('pglite'), memoryBackend('postgres'), bullm
         const a = await open();
         let aborted = false;
         await a.process(queue, async (_job, signal) => {
-          await new Promise<void>((resolve) => signal.addEventListener('abort', () => ((aborted = true), resolve())));
+          // The signal may already be aborted when the handler starts (close can run first on a busy machine).
+          await new Promise<void>((resolve) => {
+            const stop = () => ((aborted = true), resolve());
+            if (signal.aborted) stop();
+            else signal.addEventListener('abort', stop);
+          });
           return 'from a';
         }, { concurrency: 1 });
         const id = await a.add(queue, 'j', null);
